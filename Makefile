@@ -1,0 +1,40 @@
+# cool-spinlock: thin wrapper, every target calls one script.  'make help'.
+SCENARIO ?= cool
+TESTS ?=
+JOBS ?=
+COOL_CACHE ?= $(HOME)/.cache/cool-spinlock
+export COOL_CACHE JOBS
+
+RUN_OPTS = $(if $(TESTS),--tests '$(TESTS)')
+
+.PHONY: all test lint tree series config kernel boot check bench soak send series-export clean help
+all:
+	selftests/run.sh --scenario $(SCENARIO) $(RUN_OPTS)
+test: lint
+	selftests/run.sh --scenario stock,cool $(RUN_OPTS)
+lint:
+	scripts/lint.sh
+tree:
+	scripts/tree.sh
+series:
+	scripts/series.sh
+config:
+	scripts/config.sh --scenario $(SCENARIO)
+kernel:
+	scripts/build.sh --scenario $(SCENARIO)
+boot: kernel
+	qemu-boot/boot.sh --scenario $(SCENARIO) --shell $(RUN_OPTS)
+check:
+	scripts/check.sh
+bench:
+	scripts/bench.sh
+soak:
+	scripts/soak.sh
+send:
+	scripts/send.sh
+series-export:
+	scripts/series-export.sh
+clean:
+	scripts/clean.sh
+help:
+	@scripts/help.sh

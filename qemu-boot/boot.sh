@@ -1,0 +1,189 @@
+#!/bin/bash
+# boot.sh - boot a scenario's kernel in QEMU, run the guest tests, judge.
+#
+# Usage: qemu-boot/boot.sh [--scenario NAME] [--shell] [--timeout S] [--tests 'TOKENS']
+#                          [--results-dir DIR] [--dry-run] [--help]
+#   --scenario NAME    (env SCENARIO, default cool)
+#   --shell            interactive shell on the console (kernel arg cool.shell=1),
+#                      no timeout; QEMU: Ctrl-A x quits
+#   --timeout S        seconds before the guest counts as hung (env COOL_TIMEOUT,
+#                      default: scenario TIMEOUT)
+#   --tests TOKENS     guest runner arguments instead of the scenario's TESTS
+#   --results-dir DIR  default results/<UTC date-time>/NAME
+# Environment: COOL_ACCEL=kvm|tcg forces the accelerator (default: probe KVM by
+# booting the kernel, fall back to -accel tcg,thread=multi).
+#
+# Needs a built kernel (scripts/build.sh).  Writes to the results dir:
+# console.log (serial 0: kernel + /init), ktap.log (serial 1: guest runner),
+# qemu-cmd (the exact QEMU command, replay with: cd DIR && sh qemu-cmd),
+# bzImage + initramfs.cpio.gz (what was booted), judge.txt, result (key=value).
+#
+# Exit codes: 0 the guest ran and reported 0, 1 tests failed (guest rc != 0),
+# 2 kernel badness in the console log, 3 hang/timeout (no COOL-EXIT after S s),
+# 4 QEMU (or the initramfs) failed to start / kernel not built,
+# 5 bad usage / unknown scenario.
+set -eu
+# shellcheck source=../scripts/lib.sh
+. "$(dirname "$0")/../scripts/lib.sh"
+
+scenario=${SCENARIO:-cool} shell=0 timeout_s='' tests='' resdir='' dry_run=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	--scenario) [ $# -ge 2 ] || usage_error "--scenario needs a value"; scenario=$2; shift ;;
+	--scenario=*) scenario=${1#*=} ;;
+	--shell) shell=1 ;;
+	--timeout) [ $# -ge 2 ] || usage_error "--timeout needs a value"; timeout_s=$2; shift ;;
+	--timeout=*) timeout_s=${1#*=} ;;
+	--tests) [ $# -ge 2 ] || usage_error "--tests needs a value"; tests=$2; shift ;;
+	--tests=*) tests=${1#*=} ;;
+	--results-dir) [ $# -ge 2 ] || usage_error "--results-dir needs a value"; resdir=$2; shift ;;
+	--results-dir=*) resdir=${1#*=} ;;
+	--dry-run) dry_run=1 ;;
+	-h | --help) sed -n '2,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+	*) usage_error "unknown option $1" ;;
+	esac
+	shift
+done
+load_scenario "$scenario"
+[ -z "$timeout_s" ] || TIMEOUT=$timeout_s
+case $TIMEOUT in '' | *[!0-9]* | 0) usage_error "--timeout wants a positive number of seconds, got '$TIMEOUT'" ;; esac
+[ -z "$tests" ] || TESTS=$tests
+[ -n "$resdir" ] || resdir=$(default_results_dir "$SCENARIO$([ "$shell" = 1 ] && echo -shell)")
+kernel=$OUT/arch/x86/boot/bzImage
+
+append="console=ttyS0 panic=-1${BOOT_ARGS:+ $BOOT_ARGS}"
+[ "$shell" = 0 ] || append="$append cool.shell=1"
+
+if [ "$dry_run" = 1 ]; then
+	echo "boot: scenario $SCENARIO ($ARCH), results in $resdir"
+	echo "  kernel $kernel$([ -f "$kernel" ] || echo ' (NOT BUILT: make kernel SCENARIO='"$SCENARIO"')')"
+	"$REPO_ROOT/qemu-boot/initramfs.sh" --scenario "$SCENARIO" --tests "$TESTS" --output "$resdir/initramfs.cpio.gz" --dry-run | sed 's/^/  /'
+	echo "  $QEMU_BIN -accel <kvm if a probe boot works, else tcg,thread=multi> -smp $SMP -m $MEM -nographic -no-reboot"
+	echo "    -kernel bzImage -initrd initramfs.cpio.gz -append \"$append\""
+	if [ "$shell" = 1 ]; then
+		echo "    -serial mon:stdio -serial file:ktap.log   (interactive, no timeout)"
+	else
+		echo "    -serial file:console.log -serial file:ktap.log   (timeout ${TIMEOUT}s, then judge.sh console.log)"
+	fi
+	exit 0
+fi
+
+command -v "$QEMU_BIN" >/dev/null 2>&1 ||
+	die_rc "$E_QEMU" "missing tool $QEMU_BIN: apt-get install qemu-system-x86"
+require_tool timeout coreutils
+[ -f "$kernel" ] || die_rc "$E_QEMU" "no kernel for $SCENARIO: $kernel does not exist" \
+	"build it: make kernel SCENARIO=$SCENARIO (or scripts/build.sh --scenario $SCENARIO)"
+
+mkdir -p "$resdir"
+resdir=$(cd "$resdir" && pwd)
+"$REPO_ROOT/qemu-boot/initramfs.sh" --scenario "$SCENARIO" --tests "$TESTS" --output "$resdir/initramfs.cpio.gz" ||
+	die_rc "$E_QEMU" "could not build the initramfs"
+cp "$kernel" "$resdir/bzImage"
+cp "$OUT/.config" "$resdir/config" 2>/dev/null || true
+
+accel=$(pick_accel "$QEMU_BIN" "$kernel")
+if [ "$accel" = kvm ]; then
+	accel_args=(-accel kvm -cpu host)
+else
+	accel_args=(-accel 'tcg,thread=multi')
+fi
+cmd=("$QEMU_BIN" "${accel_args[@]}" -smp "$SMP" -m "$MEM" -nographic -no-reboot -nic none
+	-kernel "$resdir/bzImage" -initrd "$resdir/initramfs.cpio.gz" -append "$append")
+if [ "$shell" = 1 ]; then
+	cmd+=(-serial mon:stdio -serial file:ktap.log)
+else
+	cmd+=(-monitor none -serial file:console.log -serial file:ktap.log)
+fi
+{
+	echo "#!/bin/sh"
+	echo "# QEMU command of scenario $SCENARIO, $(date -u '+%Y-%m-%d %H:%M:%S UTC'), accel $accel."
+	echo "# Replay: cd $resdir && sh qemu-cmd  (serial logs go to the current directory)"
+	line=''
+	for a in "${cmd[@]}"; do line="$line $(shquote "$a")"; done
+	echo "exec${line}"
+} >"$resdir/qemu-cmd"
+chmod +x "$resdir/qemu-cmd"
+
+if [ "$shell" = 1 ]; then
+	info "booting $SCENARIO with a shell ($accel); Ctrl-A x quits QEMU; results: $resdir"
+	cd "$resdir"
+	rc=0
+	"${cmd[@]}" || rc=$?
+	[ "$rc" = 0 ] || die_rc "$E_QEMU" "QEMU exited with $rc" "see $resdir/qemu-cmd"
+	exit 0
+fi
+
+: >"$resdir/console.log"
+: >"$resdir/ktap.log"
+info "booting $SCENARIO ($ARCH, $accel, smp $SMP, mem $MEM, timeout ${TIMEOUT}s, TESTS='$TESTS') -> $resdir"
+start=$(date +%s)
+(cd "$resdir" && exec timeout -k 10 "$TIMEOUT" "${cmd[@]}" </dev/null >"$resdir/qemu.out" 2>&1) &
+qpid=$!
+trap 'kill "$qpid" 2>/dev/null || true' EXIT
+trap 'status_done; warn "interrupted"; exit 130' INT TERM
+seen_exit="" last_report=$start killed_after_exit=0
+while kill -0 "$qpid" 2>/dev/null; do
+	now=$(date +%s)
+	el=$((now - start))
+	last=$(tail -c 2000 "$resdir/console.log" | tr -d '\r' | sed 's/\x1b\[[0-9;?]*[A-Za-z]//g' | tr -c '[:print:]\n' ' ' | grep -v '^[[:space:]]*$' | tail -n 1 || true)
+	status "[cool] $SCENARIO ${el}s/${TIMEOUT}s | $last"
+	if ! is_tty && [ $((now - last_report)) -ge 60 ]; then
+		info "$SCENARIO: ${el}s | $last"
+		last_report=$now
+	fi
+	if grep -aq 'COOL-EXIT:' "$resdir/console.log"; then
+		[ -n "$seen_exit" ] || seen_exit=$now
+		if [ $((now - seen_exit)) -ge 15 ]; then
+			warn "guest reported COOL-EXIT but did not power off within 15 s; stopping QEMU"
+			kill "$qpid" 2>/dev/null || true
+			killed_after_exit=1
+		fi
+	fi
+	sleep 1
+done
+qrc=0
+wait "$qpid" || qrc=$?
+trap - EXIT INT TERM
+status_done
+elapsed=$(($(date +%s) - start))
+
+# ktap.log went through a tty: drop carriage returns.
+tr -d '\r' <"$resdir/ktap.log" >"$resdir/ktap.log.tmp" && mv "$resdir/ktap.log.tmp" "$resdir/ktap.log"
+guest_rc=$(tr -d '\r' <"$resdir/console.log" | sed -n 's/.*COOL-EXIT: \([0-9]*\).*/\1/p' | tail -n 1)
+[ -n "$guest_rc" ] || guest_rc=$(sed -n 's/^COOL-EXIT: \([0-9]*\).*/\1/p' "$resdir/ktap.log" | tail -n 1)
+
+jrc=0
+"$REPO_ROOT/qemu-boot/judge.sh" "$resdir/console.log" >"$resdir/judge.txt" 2>&1 || jrc=$?
+
+if [ ! -s "$resdir/console.log" ] && [ "$qrc" != 0 ] && [ "$qrc" != 124 ] && [ "$qrc" != 137 ]; then
+	rc=$E_QEMU verdict=QEMU-FAIL
+	msg="QEMU failed to start (rc $qrc): $(head -n 3 "$resdir/qemu.out" | tr '\n' ' ')"
+elif [ -z "$guest_rc" ] && { [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; }; then
+	rc=$E_HANG verdict=HANG msg="guest hung: no COOL-EXIT after $TIMEOUT s"
+elif [ "$jrc" = "$E_BADNESS" ]; then
+	rc=$E_BADNESS verdict=BADNESS msg="kernel badness in the console log"
+elif [ -z "$guest_rc" ]; then
+	rc=$E_HANG verdict=NO-EXIT msg="guest stopped without COOL-EXIT (QEMU rc $qrc)"
+elif [ "$guest_rc" != 0 ]; then
+	rc=$E_FAIL verdict=FAIL msg="guest tests failed (COOL-EXIT: $guest_rc)"
+else
+	rc=0 verdict=PASS msg="guest tests passed"
+fi
+if [ "$jrc" != 0 ] && [ "$verdict" != QEMU-FAIL ]; then
+	sed 's/^/[cool]   /' "$resdir/judge.txt" >&2
+fi
+[ "$killed_after_exit" = 0 ] || msg="$msg (QEMU had to be stopped after COOL-EXIT)"
+{
+	echo "scenario=$SCENARIO"
+	echo "verdict=$verdict"
+	echo "exit=$rc"
+	echo "guest_rc=${guest_rc:-none}"
+	echo "judge_rc=$jrc"
+	echo "qemu_rc=$qrc"
+	echo "accel=$accel"
+	echo "boot_seconds=$elapsed"
+	echo "tests=$TESTS"
+	echo "kernel_head=$(tree_git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+} >"$resdir/result"
+info "$SCENARIO: $verdict in ${elapsed}s: $msg ($resdir)"
+exit "$rc"

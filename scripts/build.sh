@@ -1,0 +1,76 @@
+#!/bin/bash
+# build.sh - build a scenario's kernel: series + config + make bzImage modules.
+#
+# Usage: scripts/build.sh [--scenario NAME] [--jobs N] [--dry-run] [--help]
+#   --scenario NAME  (env SCENARIO, default cool)
+#   --jobs N         make -j N (env JOBS, default nproc+1)
+#
+# Output in $COOL_CACHE/out/NAME: arch/x86/boot/bzImage, *.ko, build.log (full
+# make output), warnings.txt (grep -E 'warning:|objtool:' build.log).
+# On a tty the make output is condensed into one updating line; elsewhere a
+# line every 500 objects.  Plain incremental make: only what changed rebuilds.
+# CC="ccache gcc" when ccache is installed.
+#
+# Exit codes: 0 built, 1 series/config/build failed (last 30 lines of the log
+# are printed), 2 config check failed (options named), 5 bad usage.
+set -eu
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+scenario=${SCENARIO:-cool} jobs=${JOBS:-} dry_run=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	--scenario) [ $# -ge 2 ] || usage_error "--scenario needs a value"; scenario=$2; shift ;;
+	--scenario=*) scenario=${1#*=} ;;
+	--jobs) [ $# -ge 2 ] || usage_error "--jobs needs a value"; jobs=$2; shift ;;
+	--jobs=*) jobs=${1#*=} ;;
+	--dry-run) dry_run=1 ;;
+	-h | --help) sed -n '2,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+	*) usage_error "unknown option $1" ;;
+	esac
+	shift
+done
+[ -n "$jobs" ] || jobs=$(($(nproc) + 1))
+case $jobs in '' | *[!0-9]*) usage_error "--jobs wants a number, got '$jobs'" ;; esac
+
+load_scenario "$scenario"
+cc=gcc
+command -v ccache >/dev/null 2>&1 && cc="ccache gcc"
+targets=(bzImage)
+
+if [ "$dry_run" = 1 ]; then
+	"$REPO_ROOT/scripts/config.sh" --scenario "$SCENARIO" --dry-run
+	echo "build: make -C $TREE O=$OUT ARCH=$KARCH -j$jobs CC=\"$cc\" bzImage modules  > $OUT/build.log"
+	exit 0
+fi
+
+log=$OUT/build.log
+rm -f "$log" "$OUT/warnings.txt"
+"$REPO_ROOT/scripts/config.sh" --scenario "$SCENARIO"
+grep -q '^CONFIG_MODULES=y' "$OUT/.config" && targets+=(modules)
+
+start=$(date +%s)
+info "building $SCENARIO: make -j$jobs ${targets[*]} (log: $log)"
+set +e
+make -C "$TREE" O="$OUT" ARCH="$KARCH" -j"$jobs" CC="$cc" "${targets[@]}" 2>&1 |
+	awk -v logf="$log" -v tty="$(is_tty && echo 1 || echo 0)" -v name="$SCENARIO" '
+	{ print > logf; fflush(logf) }
+	$1 ~ /^(CC|AS|LD|AR|HOSTCC|HOSTLD|CPP|OBJCOPY|MODPOST|GEN|UPD|CHK|SYNC|VDSO|RELOCS|BTF|KSYMS|SORTTAB|ZOFFSET|VOFFSET|MKPIGGY|GZIP|XZ|LZMA|MK_ELFNOTE|CALL|WRAP|SYSHDR|SYSTBL|POLICY|TEST|DESCEND|INSTALL|STRIP|SIGN|UNROLL|IMAGE|BUILD)(\[M\])?$/ {
+		n++
+		if (tty) { line = sprintf("[cool] %s: %d objects, %s %s", name, n, $1, $2)
+			printf "\r\033[K%s", substr(line, 1, 110) > "/dev/stderr"; fflush("/dev/stderr") }
+		else if (n % 500 == 0) { printf "[cool] %s: %d objects\n", name, n > "/dev/stderr" }
+	}
+	END { if (tty) printf "\r\033[K" > "/dev/stderr" }'
+rc=${PIPESTATUS[0]}
+set -e
+grep -E 'warning:|objtool:' "$log" >"$OUT/warnings.txt" || true
+nwarn=$(wc -l <"$OUT/warnings.txt")
+if [ "$rc" != 0 ]; then
+	echo "---- last 30 lines of $log ----" >&2
+	tail -n 30 "$log" >&2
+	die "kernel build of $SCENARIO failed (make rc=$rc)" "full log: $log"
+fi
+wmsg="no warnings"
+[ "$nwarn" = 0 ] || wmsg="$nwarn warning line(s) in $OUT/warnings.txt"
+info "built $SCENARIO in $(($(date +%s) - start))s: $OUT/arch/x86/boot/bzImage, $(find "$OUT" -name '*.ko' | wc -l) module(s), $wmsg"

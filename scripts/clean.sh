@@ -1,0 +1,23 @@
+#!/bin/bash
+# clean.sh - 'make clean': remove results/ and the build dirs of the scenarios
+# in qemu-boot/scenarios/ ($COOL_CACHE/out/<scenario>).  Keeps the kernel tree,
+# ccache and any other build dir in $COOL_CACHE/out.
+#
+# Usage: scripts/clean.sh [--dry-run] [--help]
+# Exit codes: 0 done, 5 bad usage.
+set -eu
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+dry_run=0
+case ${1:-} in
+-h | --help) sed -n '2,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+--dry-run) dry_run=1 ;;
+'') ;;
+*) usage_error "unknown option $1" ;;
+esac
+dirs=("$REPO_ROOT/results")
+for s in $(list_scenarios); do dirs+=("$COOL_CACHE/out/$s"); done
+for d in "${dirs[@]}"; do
+	[ -e "$d" ] || continue
+	if [ "$dry_run" = 1 ]; then echo "would remove $d"; else info "removing $d"; rm -rf "$d"; fi
+done

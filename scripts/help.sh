@@ -1,0 +1,38 @@
+#!/bin/bash
+# help.sh - 'make help': targets, variables, scenarios and config fragments
+# (their '# Help:' lines).
+#
+# Usage: scripts/help.sh [--help]
+# Exit codes: 0.
+set -eu
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+cat <<'TXT'
+cool-spinlock harness.  Targets:
+  make [all]          build + boot + test the SCENARIO (default cool), print the verdict
+  make test           what CI checks: shellcheck, then selftests/run.sh --scenario stock,cool
+  make tree           unpack Debian's linux-source-6.12 as a git repo (no-op when present)
+  make series         branch 'cool' = base tag + patches/*.patch (no-op when unchanged)
+  make config         configure SCENARIO and check every requested option stuck
+  make kernel         series + config + build bzImage and modules of SCENARIO
+  make boot           build, then boot SCENARIO with an interactive shell (Ctrl-A x quits)
+  make lint           shellcheck -S style on every script
+  make check          patch checks (checkpatch, bisectability)      [not implemented yet]
+  make bench          benchmarks                                    [not implemented yet]
+  make soak           long torture runs                             [not implemented yet]
+  make series-export  export the series for review                  [not implemented yet]
+  make send           send the series with b4                       [not implemented yet]
+  make clean          remove results/ and the scenarios' build dirs (not the tree, not ccache)
+  make help           this text
+Variables: SCENARIO=name (default cool), TESTS='tokens' (guest runner arguments),
+  COOL_CACHE=dir (default ~/.cache/cool-spinlock), JOBS=n (default nproc+1).
+TXT
+echo "Scenarios (qemu-boot/scenarios/):"
+for s in $(list_scenarios); do
+	printf '  %-12s %s\n' "$s" "$(sed -n '1s/^# Help: //p' "$SCENARIO_DIR/$s.conf")"
+done
+echo "Config fragments:"
+for f in "$REPO_ROOT"/Kconfig.fragment "$REPO_ROOT"/qemu-boot/configs/*.config; do
+	[ -f "$f" ] || continue
+	printf '  %-36s %s\n' "${f#"$REPO_ROOT"/}" "$(sed -n '1s/^# Help: //p' "$f")"
+done

@@ -1,0 +1,175 @@
+#!/bin/bash
+# lib.sh - shared helpers for the cool-spinlock harness.  Source it, do not run it:
+#   . "$(dirname "$0")/../scripts/lib.sh"
+#
+# Paths (environment overrides the default):
+#   COOL_CACHE  cache root                   default: $HOME/.cache/cool-spinlock
+#   COOL_TREE   kernel source tree (git)     default: $COOL_CACHE/src/linux-source-6.12
+#   OUT         per-scenario build dir       $COOL_CACHE/out/<scenario>  (set by load_scenario)
+#   results     per-run results              <repo>/results/<UTC date-time>/<scenario>/
+#   COOL_PATCH_DIR  the series               default: <repo>/patches
+# Scenario data: qemu-boot/scenarios/<name>.conf (see load_scenario).
+# Exit code used by die: 1 unless given (die_rc CODE ...).
+
+# shellcheck disable=SC2034  # variables are used by the scripts that source this
+REPO_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+COOL_CACHE=${COOL_CACHE:-$HOME/.cache/cool-spinlock}
+TREE=${COOL_TREE:-$COOL_CACHE/src/linux-source-6.12}
+SCENARIO_DIR=$REPO_ROOT/qemu-boot/scenarios
+PATCH_DIR=${COOL_PATCH_DIR:-$REPO_ROOT/patches}
+KPKG=linux-source-6.12
+KTARBALL=/usr/src/$KPKG.tar.xz
+BASE_BRANCH=base
+COOL_BRANCH=cool
+PROG=${PROG:-$(basename "$0")}
+
+# Exit codes shared by the scripts (each script documents the ones it uses).
+readonly E_OK=0 E_FAIL=1 E_BADNESS=2 E_HANG=3 E_QEMU=4 E_USAGE=5
+
+# Messages go to stderr so stdout stays machine-readable (KTAP).
+info() { printf '[cool] %s\n' "$*" >&2; }
+warn() { printf '[cool] warning: %s\n' "$*" >&2; }
+
+# die MESSAGE [HINT]  - one-line error, optional one-line hint, exit 1.
+die() { die_rc 1 "$@"; }
+# die_rc CODE MESSAGE [HINT]
+die_rc() {
+	local rc=$1
+	shift
+	printf '%s: error: %s\n' "$PROG" "$1" >&2
+	if [ $# -gt 1 ] && [ -n "$2" ]; then
+		printf '%s: hint: %s\n' "$PROG" "$2" >&2
+	fi
+	exit "$rc"
+}
+usage_error() { die_rc "$E_USAGE" "$1" "run '$PROG --help' for usage"; }
+
+# require_tool TOOL PACKAGE
+require_tool() {
+	command -v "$1" >/dev/null 2>&1 ||
+		die "missing tool $1: apt-get install $2" "or run .ci/run as root, which installs everything"
+}
+
+is_tty() { [ -t 2 ]; }
+
+# status LINE - one updating status line on a tty (stderr), nothing otherwise.
+status() {
+	is_tty || return 0
+	local cols=${COLUMNS:-}
+	[ -n "$cols" ] || cols=$(tput cols 2>/dev/null || echo 100)
+	printf '\r\033[K%s' "${1:0:$((cols - 1))}" >&2
+}
+status_done() { is_tty && printf '\r\033[K' >&2; return 0; }
+
+# Short hash of stdin.
+hash_stdin() { sha256sum | cut -d' ' -f1; }
+
+# Base tag of the tree, from its Makefile: v6.12.118-debian
+kernel_version() {
+	awk -F' = ' '/^VERSION =/{v=$2} /^PATCHLEVEL =/{p=$2} /^SUBLEVEL =/{s=$2}
+		END{ if (v != "") printf "%s.%s.%s\n", v, p, s }' "$1/Makefile"
+}
+base_tag() { printf 'v%s-debian\n' "$(kernel_version "$TREE")"; }
+
+tree_git() { git -C "$TREE" "$@"; }
+
+# git with an identity, for am/commit in the tree when the user has none.
+tree_git_id() {
+	if [ -n "$(git -C "$TREE" config user.email 2>/dev/null || true)" ]; then
+		git -C "$TREE" "$@"
+	else
+		git -C "$TREE" -c user.name="cool harness" -c user.email="cool@localhost" "$@"
+	fi
+}
+
+list_scenarios() {
+	local f
+	for f in "$SCENARIO_DIR"/*.conf; do
+		[ -e "$f" ] && basename "$f" .conf
+	done
+	return 0
+}
+
+# load_scenario NAME - source qemu-boot/scenarios/NAME.conf and apply defaults.
+# Sets: SCENARIO ARCH BASE FRAGMENTS SMP MEM TIMEOUT BOOT_ARGS TESTS EXPECT OUT
+#       QEMU_BIN KARCH (kernel ARCH= value).
+# Environment overrides of the data: COOL_SMP COOL_MEM COOL_TIMEOUT
+# COOL_BOOT_ARGS COOL_TESTS (prefixed so a stray ARCH=arm64 in a kernel
+# developer's environment cannot change a scenario).
+load_scenario() {
+	local name=$1 f
+	case $name in
+	'' | *[!A-Za-z0-9_.-]*) die_rc "$E_USAGE" "bad scenario name '$name'" "scenarios: $(list_scenarios | tr '\n' ' ')" ;;
+	esac
+	f=$SCENARIO_DIR/$name.conf
+	[ -f "$f" ] || die_rc "$E_USAGE" "unknown scenario '$name' (no $f)" "scenarios: $(list_scenarios | tr '\n' ' ')"
+	ARCH=x86_64 BASE=tinyconfig FRAGMENTS='' SMP=4 MEM=1G TIMEOUT=600 BOOT_ARGS='' TESTS='' EXPECT=''
+	# shellcheck disable=SC1090
+	. "$f"
+	SCENARIO=$name
+	SMP=${COOL_SMP:-$SMP}
+	MEM=${COOL_MEM:-$MEM}
+	TIMEOUT=${COOL_TIMEOUT:-$TIMEOUT}
+	BOOT_ARGS=${COOL_BOOT_ARGS:-$BOOT_ARGS}
+	TESTS=${COOL_TESTS:-$TESTS}
+	case $ARCH in
+	x86_64) KARCH=x86 QEMU_BIN=qemu-system-x86_64 ;; # ARCH=x86 + CONFIG_64BIT=y fragment, as a plain "make tinyconfig" on an x86 host
+	i386) KARCH=i386 QEMU_BIN=qemu-system-i386 ;;
+	*) die_rc "$E_USAGE" "scenario $name: unsupported ARCH='$ARCH'" "use x86_64 or i386" ;;
+	esac
+	case $BASE in
+	tinyconfig | defconfig) ;;
+	*) die_rc "$E_USAGE" "scenario $name: unsupported BASE='$BASE'" "use tinyconfig or defconfig" ;;
+	esac
+	case $TIMEOUT in '' | *[!0-9]*) die_rc "$E_USAGE" "scenario $name: TIMEOUT='$TIMEOUT' is not a number of seconds" ;; esac
+	OUT=$COOL_CACHE/out/$name
+}
+
+# Absolute paths of the scenario's fragments; dies if one is missing.
+fragment_paths() {
+	local f
+	for f in $FRAGMENTS; do
+		[ -f "$REPO_ROOT/$f" ] || die "scenario $SCENARIO: fragment $f does not exist" "fix FRAGMENTS in $SCENARIO_DIR/$SCENARIO.conf"
+		printf '%s\n' "$REPO_ROOT/$f"
+	done
+}
+
+# UTC stamp used for results/<stamp>/
+run_stamp() { date -u +%Y%m%dT%H%M%SZ; }
+default_results_dir() { printf '%s/results/%s/%s\n' "$REPO_ROOT" "${COOL_RUN_STAMP:-$(run_stamp)}" "$1"; }
+
+# pick_accel QEMU BZIMAGE - print kvm or tcg.  COOL_ACCEL=kvm|tcg forces.
+# /dev/kvm can exist and even start SeaBIOS, yet hang once the kernel runs
+# (seen on nested hosts), so the probe boots the real kernel without initrd
+# and wants "Linux version" on the serial port within 15 s.  The answer is
+# cached per host boot in $COOL_CACHE/accel.<qemu>.<boot_id>.
+pick_accel() {
+	local qemu=$1 kernel=$2 cache boot_id log pid i ans=tcg
+	case ${COOL_ACCEL:-auto} in
+	kvm | tcg) echo "$COOL_ACCEL"; return ;;
+	esac
+	boot_id=$(cat /proc/sys/kernel/random/boot_id 2>/dev/null || echo unknown)
+	cache=$COOL_CACHE/accel.$qemu.$boot_id
+	if [ -s "$cache" ]; then cat "$cache"; return; fi
+	if [ -r /dev/kvm ] && [ -w /dev/kvm ] && [ -f "$kernel" ]; then
+		log=$(mktemp)
+		"$qemu" -accel kvm -m 256M -nodefaults -display none -no-reboot \
+			-serial "file:$log" -kernel "$kernel" -append "console=ttyS0 panic=-1" \
+			>/dev/null 2>&1 &
+		pid=$!
+		for i in $(seq 75); do
+			if grep -aq 'Linux version' "$log"; then ans=kvm; break; fi
+			kill -0 "$pid" 2>/dev/null || break
+			sleep 0.2
+		done
+		kill "$pid" 2>/dev/null || true
+		wait "$pid" 2>/dev/null || true
+		rm -f "$log"
+	fi
+	mkdir -p "$COOL_CACHE"
+	echo "$ans" >"$cache"
+	echo "$ans"
+}
+
+# Single-quote a value for a POSIX sh file.
+shquote() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }

@@ -1,0 +1,106 @@
+#!/bin/bash
+# series.sh - put the patch series on branch 'cool' of the kernel tree.
+#
+# Usage: scripts/series.sh [--force] [--dry-run] [--help]
+#
+# Branch 'cool' = tag v<ver>-debian + 'git am' of patches/[0-9]*.patch in name
+# order (0000-cover-letter.patch excluded), checked out in $COOL_TREE.
+# No patches: cool = base.  The sha256 of the series (names + contents + base
+# commit) is kept in $COOL_TREE/.git/cool-series.sha256: an unchanged series is a
+# fast no-op, a changed one is re-applied from the base tag (--force: always).
+# A series that does not apply: git am --abort, the tree is left clean on
+# 'base', branch 'cool' is deleted, git am's message and the patch are printed.
+#
+# Exit codes: 0 series applied (or unchanged), 1 series does not apply or the
+# tree is dirty, 5 bad usage.
+set -eu
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+dry_run=0 force=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	--dry-run) dry_run=1 ;;
+	--force) force=1 ;;
+	-h | --help) sed -n '2,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+	*) usage_error "unknown option $1" ;;
+	esac
+	shift
+done
+
+if [ "$dry_run" = 1 ]; then "$REPO_ROOT/scripts/tree.sh" --dry-run; else "$REPO_ROOT/scripts/tree.sh"; fi
+
+patches=()
+for p in "$PATCH_DIR"/[0-9]*.patch; do
+	[ -e "$p" ] || continue
+	case ${p##*/} in 0000-*) continue ;; esac
+	patches+=("$p")
+done
+
+tag=$(base_tag)
+stamp=$TREE/.git/cool-series.sha256
+if [ "$dry_run" = 1 ] && ! tree_git rev-parse -q --verify "refs/tags/$tag" >/dev/null; then
+	base_sha=none
+else
+	base_sha=$(tree_git rev-parse "$tag^{commit}")
+fi
+want=$({
+	echo "base $base_sha"
+	for p in ${patches[@]+"${patches[@]}"}; do
+		echo "patch ${p##*/}"
+		cat "$p"
+	done
+} | hash_stdin)
+
+head_branch=$(tree_git symbolic-ref -q --short HEAD 2>/dev/null || true)
+have=$(cat "$stamp" 2>/dev/null || true)
+if [ "$force" = 0 ] && [ "$want" = "$have" ] &&
+	tree_git rev-parse -q --verify "refs/heads/$COOL_BRANCH" >/dev/null; then
+	if [ "$head_branch" = "$COOL_BRANCH" ]; then
+		[ "$dry_run" = 1 ] && echo "series: unchanged (${#patches[@]} patches), branch $COOL_BRANCH checked out; nothing to do"
+		exit 0
+	fi
+	if [ "$dry_run" = 1 ]; then
+		echo "series: unchanged; would check out $COOL_BRANCH"
+		exit 0
+	fi
+	tree_git checkout -q "$COOL_BRANCH"
+	exit 0
+fi
+
+if [ "$dry_run" = 1 ]; then
+	echo "series: would reset branch $COOL_BRANCH to $tag and git am ${#patches[@]} patch(es):"
+	for p in ${patches[@]+"${patches[@]}"}; do echo "  ${p##*/}"; done
+	exit 0
+fi
+
+# Never throw away somebody's edits in the tree.
+if [ -n "$(tree_git status --porcelain --untracked-files=no)" ]; then
+	die "kernel tree $TREE has uncommitted changes" "commit or stash them there (git -C $TREE status), the harness only builds committed patches"
+fi
+if [ -d "$TREE/.git/rebase-apply" ]; then
+	tree_git am --abort >/dev/null 2>&1 || true
+fi
+
+rm -f "$stamp"
+tree_git checkout -q -B "$COOL_BRANCH" "$tag"
+if [ "${#patches[@]}" -gt 0 ]; then
+	info "applying ${#patches[@]} patch(es) on $tag"
+	if ! msg=$(tree_git_id am --quiet "${patches[@]}" 2>&1); then
+		failed=$(head -n1 "$TREE/.git/rebase-apply/final-commit" 2>/dev/null || true)
+		cur=$(cat "$TREE/.git/rebase-apply/next" 2>/dev/null || echo 0)
+		tree_git am --abort >/dev/null 2>&1 || true
+		tree_git checkout -q -f "$BASE_BRANCH"
+		tree_git branch -q -D "$COOL_BRANCH" >/dev/null 2>&1 || true
+		# git am's own advice (--continue/--skip/--abort) does not apply: we aborted.
+		printf '%s\n' "$msg" | grep -vE '^(hint: |When you have|If you prefer|To restore)' >&2 || true
+		pname=unknown
+		if [ "$cur" -ge 1 ] 2>/dev/null && [ "$cur" -le "${#patches[@]}" ]; then
+			pname=${patches[$((cur - 1))]##*/}
+		fi
+		die "patch $pname does not apply to $tag${failed:+ ($failed)}" \
+			"rebase the series on $tag (tree left clean on branch $BASE_BRANCH)"
+	fi
+fi
+echo "$want" >"$stamp"
+info "branch $COOL_BRANCH = $tag + ${#patches[@]} patch(es) ($(tree_git rev-parse --short HEAD))"

@@ -1,0 +1,253 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Guest-side suite runner: runs inside the QEMU guest (busybox sh), loads
+# the test modules, and prints KTAP on stdout, one line per case, ending
+# with the plain line "N passed, N failed, N skipped".
+#
+# Usage: run.sh TOKEN...
+#   selftest[:case,case]        test_cool_spinlock.ko, every case or some
+#   negative:lock|regs          a negative control of the test module: the
+#                               case passes when the module reports failure
+#   locktorture:TYPE:SECS[:k=v,k=v]
+#                               locktorture for SECS seconds; TYPE
+#                               lock_busted must end in FAILURE
+#   bench:NAME[:k=v,k=v]        test_cool_spinlock.ko bench=NAME: metrics as
+#                               "# bench: ..." diagnostic lines
+#
+# Modules are looked up in $COOL_MODULES (default /modules).
+# A case also fails when the kernel log it produced shows a warning, a BUG,
+# an Oops or a lockdep splat.
+#
+# Exit status: 0 all cases passed or skipped, 1 a case failed, 2 bad usage.
+
+MODDIR=${COOL_MODULES:-/modules}
+tmp=$(mktemp -d /tmp/cool.XXXXXX) || exit 2
+trap 'rm -rf "$tmp"' EXIT
+results="$tmp/results"
+: > "$results"
+n=0
+pass=0
+fail=0
+skip=0
+
+BADNESS='WARNING:|BUG:|Oops|general protection|Kernel panic|inconsistent lock state|possible recursive locking|circular locking dependency|soft lockup|hard LOCKUP|rcu.*stall|Call Trace:'
+
+# result OK|FAIL|SKIP NAME [REASON]
+result() {
+	n=$((n + 1))
+	case "$1" in
+	OK)	pass=$((pass + 1)); echo "ok $n $2" >> "$results" ;;
+	SKIP)	skip=$((skip + 1)); echo "ok $n $2 # SKIP $3" >> "$results" ;;
+	*)	fail=$((fail + 1)); echo "not ok $n $2" >> "$results" ;;
+	esac
+}
+
+diag() {
+	echo "# $*" >> "$results"
+}
+
+# The kernel log since the last mark, without timestamps: mark_log clears
+# the ring buffer (the console keeps everything), new_log reads it.
+mark_log() {
+	dmesg -c > /dev/null
+}
+
+new_log() {
+	dmesg | sed 's/^\[[^]]*\] //'
+}
+
+# check_log NAME: fail NAME.kernel_log if the new log has badness.
+check_log() {
+	if grep -Eq "$BADNESS" "$tmp/log"; then
+		grep -E "$BADNESS" "$tmp/log" | head -5 | while read -r l; do
+			diag "$1: $l"
+		done
+		result FAIL "$1.kernel_log_clean"
+		return 1
+	fi
+	return 0
+}
+
+# The module's KTAP from $tmp/log. busybox insmod retries a failed
+# finit_module() with init_module(), so a failing module runs twice: keep
+# the first run only.
+module_ktap() {
+	grep 'cool-ktap: ' "$tmp/log" | sed 's/.*cool-ktap: //' |
+		awk '{ print } /^# Totals:/ { exit }'
+}
+
+# run_module_cases PREFIX: turn the module's KTAP in $tmp/log into cases.
+run_module_cases() {
+	prefix=$1
+	found=0
+	module_ktap > "$tmp/ktap"
+	while read -r line; do
+		case "$line" in
+		"# "*)
+			echo "$line" >> "$results" ;;
+		"ok "*"# SKIP"*)
+			name=$(echo "$line" | sed 's/^ok [0-9]* \([^ ]*\) # SKIP.*/\1/')
+			why=$(echo "$line" | sed 's/.*# SKIP //')
+			result SKIP "$prefix.$name" "$why"; found=1 ;;
+		"ok "*)
+			result OK "$prefix.$(echo "$line" | cut -d' ' -f3)"; found=1 ;;
+		"not ok "*)
+			result FAIL "$prefix.$(echo "$line" | cut -d' ' -f4)"; found=1 ;;
+		esac
+	done < "$tmp/ktap"
+	[ "$found" = 1 ]
+}
+
+load() {
+	# load MODULE [ARGS...]: insmod from $MODDIR, 0 on success
+	m=$1
+	shift
+	if [ ! -f "$MODDIR/$m.ko" ]; then
+		echo "missing module $MODDIR/$m.ko" > "$tmp/insmod"
+		return 127
+	fi
+	insmod "$MODDIR/$m.ko" "$@" > "$tmp/insmod" 2>&1
+}
+
+do_selftest() {
+	args=""
+	[ -n "$1" ] && args="cases=$1"
+	mark_log
+	# shellcheck disable=SC2086
+	load test_cool_spinlock $args
+	rc=$?
+	new_log > "$tmp/log"
+	rmmod test_cool_spinlock 2>/dev/null
+	if [ "$rc" = 127 ]; then
+		result FAIL selftest.load
+		diag "$(cat "$tmp/insmod")"
+		return
+	fi
+	if ! run_module_cases selftest; then
+		result FAIL selftest.load
+		diag "insmod rc=$rc, no KTAP from the module: $(cat "$tmp/insmod")"
+	fi
+	check_log selftest
+}
+
+do_negative() {
+	what=$1
+	mark_log
+	# The controls must produce failures: keep them off the console, where
+	# the host's judge would take them for real ones. dmesg keeps them.
+	old=$(cut -f1 /proc/sys/kernel/printk)
+	echo 1 > /proc/sys/kernel/printk
+	load test_cool_spinlock "negative=$what"
+	rc=$?
+	echo "$old" > /proc/sys/kernel/printk
+	new_log > "$tmp/log"
+	rmmod test_cool_spinlock 2>/dev/null
+	name="negative_control.$what"
+	ktap=$(module_ktap)
+	echo "$ktap" | grep '^# ' | sed 's/^/# control: /' >> "$results"
+	if echo "$ktap" | grep -q '# SKIP'; then
+		result SKIP "$name" "$(echo "$ktap" | sed -n 's/.*# SKIP //p' | head -1)"
+	elif [ "$rc" != 0 ] && echo "$ktap" | grep -q '^not ok'; then
+		diag "$name: the module reported the failure, as it must"
+		result OK "$name"
+	else
+		diag "$name: insmod rc=$rc; the control was not caught"
+		result FAIL "$name"
+	fi
+}
+
+do_locktorture() {
+	type=$1
+	secs=${2:-30}
+	extra=$(echo "${3:-}" | tr ',' ' ')
+	name="locktorture.$type"
+	[ "$type" = lock_busted ] && name="locktorture.lock_busted_detected"
+	mark_log
+	load torture 2>/dev/null
+	quiet=0
+	if [ "$type" = lock_busted ]; then
+		quiet=1
+		old=$(cut -f1 /proc/sys/kernel/printk)
+		echo 1 > /proc/sys/kernel/printk
+	fi
+	# shellcheck disable=SC2086
+	if ! load locktorture "torture_type=$type" stat_interval=0 $extra; then
+		[ "$quiet" = 1 ] && echo "$old" > /proc/sys/kernel/printk
+		diag "$name: $(cat "$tmp/insmod")"
+		result FAIL "$name"
+		return
+	fi
+	sleep "$secs"
+	rmmod locktorture
+	[ "$quiet" = 1 ] && echo "$old" > /proc/sys/kernel/printk
+	new_log > "$tmp/log"
+	stats=$(grep -E '(Writes|Reads ?):' "$tmp/log" | tail -2 | tr -s ' ' | tr '\n' ' ')
+	onoff=$(grep -o 'onoff: [0-9]*/[0-9]*:[0-9]*/[0-9]*' "$tmp/log" | tail -1)
+	diag "$name: $stats$onoff"
+	if grep -q 'End of test: SUCCESS' "$tmp/log"; then
+		verdict=SUCCESS
+	elif grep -q 'End of test: FAILURE' "$tmp/log"; then
+		verdict=FAILURE
+	else
+		verdict=NONE
+	fi
+	diag "$name: End of test: $verdict"
+	if [ "$type" = lock_busted ]; then
+		if [ "$verdict" = FAILURE ]; then
+			result OK "$name"
+		else
+			result FAIL "$name"
+		fi
+		return
+	fi
+	if [ "$verdict" = SUCCESS ] && ! grep -q -- '-torture.*!!!' "$tmp/log"; then
+		check_log "$name" && result OK "$name"
+	else
+		result FAIL "$name"
+	fi
+}
+
+do_bench() {
+	what=$1
+	args=$(echo "${2:-}" | tr ',' ' ')
+	mark_log
+	# shellcheck disable=SC2086
+	load test_cool_spinlock "bench=$what" $args
+	rc=$?
+	new_log > "$tmp/log"
+	rmmod test_cool_spinlock 2>/dev/null
+	module_ktap | grep -v '^#' | sed 's/^/# bench: /' >> "$results"
+	if [ "$rc" = 0 ]; then
+		result OK "bench.$what"
+	else
+		diag "bench.$what: $(cat "$tmp/insmod")"
+		result FAIL "bench.$what"
+	fi
+}
+
+[ $# -gt 0 ] || { echo "usage: run.sh TOKEN..." >&2; exit 2; }
+
+for token in "$@"; do
+	kind=${token%%:*}
+	rest=""
+	case "$token" in *:*) rest=${token#*:} ;; esac
+	a1=$(echo "$rest" | cut -s -d: -f1)
+	[ -z "$a1" ] && a1=$rest
+	a2=$(echo "$rest" | cut -s -d: -f2)
+	a3=$(echo "$rest" | cut -s -d: -f3-)
+	case "$kind" in
+	selftest)	do_selftest "$rest" ;;
+	negative)	do_negative "$rest" ;;
+	locktorture)	do_locktorture "$a1" "$a2" "$a3" ;;
+	bench)		do_bench "$a1" "$a2" ;;
+	*)		diag "unknown token '$token'"; result FAIL "token.$kind" ;;
+	esac
+done
+
+echo "KTAP version 1"
+echo "1..$n"
+cat "$results"
+echo "# Totals: pass:$pass fail:$fail skip:$skip"
+echo "$pass passed, $fail failed, $skip skipped"
+[ "$fail" = 0 ]

@@ -1,0 +1,175 @@
+#!/bin/bash
+# run.sh - host-side suite runner: build, boot and judge each scenario, print
+# one KTAP report, a summary table and the totals.  'make' and 'make test' use it.
+#
+# Usage: selftests/run.sh [--scenario A,B] [--tests 'TOKENS'] [--timeout S]
+#                         [--jobs N] [--dry-run] [--help]
+#   --scenario A,B   scenarios (qemu-boot/scenarios/*.conf); env SCENARIO;
+#                    default cool
+#   --tests TOKENS   guest runner arguments for every scenario (env COOL_TESTS;
+#                    default: each scenario's TESTS)
+#   --timeout S      guest timeout (env COOL_TIMEOUT; default: scenario's)
+#   --jobs N         make -j (env JOBS)
+#
+# Stdout: KTAP.  Top level: one test per scenario; inside it the guest's KTAP
+# (selftests/guest/run.sh, read from serial 1) with one extra case
+# 'kernel_log_clean' (qemu-boot/judge.sh on the console log).  A scenario whose
+# build fails has the single case 'build' (or 'config' when options did not stick).  Then a table (scenario, verdict,
+# pass/fail/skip, time, results dir) and the last line
+# 'N passed, N failed, N skipped' over all cases of all scenarios.
+# Everything is kept in results/<UTC date-time>/ (results/latest points there):
+# ktap.log, summary.txt, <scenario>/{build.log,warnings.txt,console.log,ktap.log,qemu-cmd,...}.
+#
+# Exit codes: 0 every scenario passed and its guest ran at least one case,
+# 1 something failed, hung, did not build, or no case ran, 5 bad usage.
+set -eu
+# shellcheck source=../scripts/lib.sh
+. "$(dirname "$0")/../scripts/lib.sh"
+
+scenarios=${SCENARIO:-cool} tests=${COOL_TESTS:-} timeout_s=${COOL_TIMEOUT:-} jobs=${JOBS:-} dry_run=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	--scenario | --scenarios) [ $# -ge 2 ] || usage_error "$1 needs a value"; scenarios=$2; shift ;;
+	--scenario=* | --scenarios=*) scenarios=${1#*=} ;;
+	--tests) [ $# -ge 2 ] || usage_error "--tests needs a value"; tests=$2; shift ;;
+	--tests=*) tests=${1#*=} ;;
+	--timeout) [ $# -ge 2 ] || usage_error "--timeout needs a value"; timeout_s=$2; shift ;;
+	--timeout=*) timeout_s=${1#*=} ;;
+	--jobs) [ $# -ge 2 ] || usage_error "--jobs needs a value"; jobs=$2; shift ;;
+	--jobs=*) jobs=${1#*=} ;;
+	--dry-run) dry_run=1 ;;
+	-h | --help) sed -n '2,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+	*) usage_error "unknown option $1" ;;
+	esac
+	shift
+done
+
+IFS=', ' read -r -a list <<<"$scenarios"
+[ "${#list[@]}" -gt 0 ] || usage_error "no scenario given"
+for s in "${list[@]}"; do
+	(load_scenario "$s") || exit "$E_USAGE"
+done
+build_opts=() boot_opts=()
+[ -z "$jobs" ] || build_opts+=(--jobs "$jobs")
+[ -z "$tests" ] || boot_opts+=(--tests "$tests")
+[ -z "$timeout_s" ] || boot_opts+=(--timeout "$timeout_s")
+
+if [ "$dry_run" = 1 ]; then
+	for s in "${list[@]}"; do
+		echo "== scenario $s"
+		"$REPO_ROOT/scripts/build.sh" --scenario "$s" ${build_opts[@]+"${build_opts[@]}"} --dry-run
+		"$REPO_ROOT/qemu-boot/boot.sh" --scenario "$s" ${boot_opts[@]+"${boot_opts[@]}"} --dry-run
+	done
+	echo "then: KTAP report, summary table, totals; results in results/<UTC date-time>/"
+	exit 0
+fi
+
+stamp=$(run_stamp)
+run_dir=$REPO_ROOT/results/$stamp
+mkdir -p "$run_dir"
+ln -sfn "$stamp" "$REPO_ROOT/results/latest"
+export COOL_RUN_STAMP=$stamp
+: >"$run_dir/ktap.log"
+emit() { printf '%s\n' "$*" | tee -a "$run_dir/ktap.log"; }
+
+# Guest KTAP of one scenario, with kernel_log_clean appended, indented 4.
+# Prints "pass fail skip" counts of the top-level cases on fd 3.
+subtest() {
+	local name=$1 dir=$2 judge_ok=$3 judge_msg=$4
+	awk -v name="$name" -v jok="$judge_ok" -v jmsg="$judge_msg" '
+		/^COOL-EXIT:/ { next }
+		/^[[:space:]]*(KTAP|TAP) version/ && !started && $0 !~ /^[[:space:]]/ { started = 1; next }
+		/^1\.\.[0-9]+/ && !plan { plan = $0; sub(/^1\.\./, "", plan); plan += 0; next }
+		{ body[++nb] = $0 }
+		/^(not )?ok / {
+			if ($0 ~ /# *SKIP/) skip++; else if ($0 ~ /^not ok/) fail++; else pass++
+			split($0, f, " "); num = ($1 == "not") ? f[3] : f[2]; if (num + 0 > maxn) maxn = num + 0
+		}
+		END {
+			n = (plan > maxn) ? plan : maxn
+			print "    KTAP version 1"
+			print "    # Subtest: " name
+			print "    1.." n + 1
+			for (i = 1; i <= nb; i++) print "    " body[i]
+			if (jok == 1) { print "    ok " n + 1 " kernel_log_clean"; pass++ }
+			else { print "    # " jmsg; print "    not ok " n + 1 " kernel_log_clean"; fail++ }
+			printf "%d %d %d\n", pass, fail, skip > "/dev/fd/3"
+		}' "$dir/ktap.log"
+}
+
+i=0 tot_pass=0 tot_fail=0 tot_skip=0 guest_cases=0 any_bad=0
+rows=()
+emit "KTAP version 1"
+emit "1..${#list[@]}"
+for s in "${list[@]}"; do
+	i=$((i + 1))
+	dir=$run_dir/$s
+	mkdir -p "$dir"
+	t0=$(date +%s)
+	brc=0
+	"$REPO_ROOT/scripts/build.sh" --scenario "$s" ${build_opts[@]+"${build_opts[@]}"} || brc=$?
+	load_scenario "$s"
+	for f in build.log warnings.txt config.log; do
+		[ ! -f "$OUT/$f" ] || cp "$OUT/$f" "$dir/"
+	done
+	if [ "$brc" != 0 ]; then
+		p=0 fl=1 sk=0
+		if [ "$brc" = 2 ]; then
+			verdict=CONFIG-FAIL step=config why="requested options did not stick, see $dir/config.log and the messages above"
+		else
+			verdict=BUILD-FAIL step=build why="series, config or make failed (rc $brc), see $dir/build.log"
+		fi
+		emit "    KTAP version 1"
+		emit "    # Subtest: $s"
+		emit "    1..1"
+		emit "    # $why"
+		emit "    not ok 1 $step"
+	else
+		rc=0
+		"$REPO_ROOT/qemu-boot/boot.sh" --scenario "$s" --results-dir "$dir" ${boot_opts[@]+"${boot_opts[@]}"} || rc=$?
+		verdict=$(sed -n 's/^verdict=//p' "$dir/result" 2>/dev/null || true)
+		[ -n "$verdict" ] || verdict="BOOT-ERROR($rc)"
+		[ -f "$dir/ktap.log" ] || : >"$dir/ktap.log"
+		judge_ok=0 judge_msg=''
+		if [ -f "$dir/judge.txt" ] && [ -f "$dir/console.log" ] && "$REPO_ROOT/qemu-boot/judge.sh" "$dir/console.log" >/dev/null 2>&1; then
+			judge_ok=1
+		else
+			judge_msg=$(head -n 1 "$dir/judge.txt" 2>/dev/null || echo "boot.sh exit $rc")
+		fi
+		subtest "$s" "$dir" "$judge_ok" "$judge_msg" 3>"$run_dir/.counts" | tee -a "$run_dir/ktap.log"
+		read -r p fl sk <"$run_dir/.counts"
+		rm -f "$run_dir/.counts"
+		guest_cases=$((guest_cases + p + fl + sk - 1))
+		if [ $((p + fl + sk - 1)) -le 0 ] && [ "$verdict" = PASS ]; then
+			verdict=NO-CASES
+			emit "    # the guest runner reported no test case"
+		fi
+		if [ "$rc" != 0 ] && [ "$fl" = 0 ]; then
+			emit "    # $s: $verdict (boot.sh exit $rc), see $dir"
+		fi
+	fi
+	secs=$(($(date +%s) - t0))
+	tot_pass=$((tot_pass + p)) tot_fail=$((tot_fail + fl)) tot_skip=$((tot_skip + sk))
+	if [ "$verdict" = PASS ] && [ "$fl" = 0 ]; then
+		emit "ok $i $s"
+	else
+		any_bad=1
+		emit "not ok $i $s # $verdict"
+	fi
+	rows+=("$(printf '%-12s %-11s %5s %5s %5s %6ss  %s' "$s" "$verdict" "$p" "$fl" "$sk" "$secs" "${dir#"$REPO_ROOT"/}")")
+done
+emit "# Totals: pass:$tot_pass fail:$tot_fail skip:$tot_skip"
+
+{
+	echo
+	printf '%-12s %-11s %5s %5s %5s %7s  %s\n' scenario verdict pass fail skip time results
+	printf '%s\n' "${rows[@]}"
+	echo
+	echo "$tot_pass passed, $tot_fail failed, $tot_skip skipped"
+} | tee "$run_dir/summary.txt"
+
+if [ "$guest_cases" -le 0 ] && [ "$any_bad" = 0 ]; then
+	echo "no guest test case ran" >&2
+	exit 1
+fi
+[ "$any_bad" = 0 ] && [ "$tot_fail" = 0 ]
