@@ -11,7 +11,8 @@
 #   --tests TOKENS     guest runner arguments instead of the scenario's TESTS
 #   --results-dir DIR  default results/<UTC date-time>/NAME
 # Environment: COOL_ACCEL=kvm|tcg forces the accelerator (default: probe KVM by
-# booting the kernel, fall back to -accel tcg,thread=multi).
+# booting the kernel, fall back to -accel tcg,thread=multi). COOL_ICOUNT=1
+# boots with -accel tcg -icount shift=0 (guest time counts instructions).
 #
 # Needs a built kernel (scripts/build.sh).  Writes to the results dir:
 # console.log (serial 0: kernel + /init), ktap.log (serial 1: guest runner),
@@ -81,8 +82,16 @@ resdir=$(cd "$resdir" && pwd)
 cp "$kernel" "$resdir/bzImage"
 cp "$OUT/.config" "$resdir/config" 2>/dev/null || true
 
-accel=$(pick_accel "$QEMU_BIN" "$kernel")
-if [ "$accel" = kvm ]; then
+if [ "${COOL_ICOUNT:-0}" = 1 ]; then
+	# Deterministic instruction counting: one guest ns per instruction.
+	# icount needs single-threaded TCG.
+	accel=tcg-icount
+else
+	accel=$(pick_accel "$QEMU_BIN" "$kernel")
+fi
+if [ "$accel" = tcg-icount ]; then
+	accel_args=(-accel tcg -icount shift=0)
+elif [ "$accel" = kvm ]; then
 	accel_args=(-accel kvm -cpu host)
 else
 	accel_args=(-accel 'tcg,thread=multi')

@@ -1,7 +1,138 @@
 #!/bin/bash
-# bench.sh - stub: 'make bench' (to be written by the lead engineer).
+# bench.sh - 'make bench': measure COOL against stock, write docs/results.md.
 #
-# Exit codes: 1 not implemented yet.
+# Usage: scripts/bench.sh [--only LIST] [--smp-list 'N ...'] [--torture-secs S]
+#                         [--out DIR] [--no-build] [--dry-run] [--help]
+#   --only LIST        comma-separated subset of: text,pathlen,irqlat,scaling
+#                      (default: all four)
+#   --smp-list 'N ..'  vCPU counts of the scaling runs (default '1 2 4 8')
+#   --torture-secs S   seconds per locktorture run (default 15)
+#   --out DIR          where the raw results go (default results/bench-<UTC time>)
+#   --no-build         use the kernels already built
+#
+# Scenarios 'stock' and 'cool' are the same config with COOL off and on, both
+# built from the patched tree; every ratio comes from one run of this script,
+# stock and cool measured back to back. Measurements, not tests: nothing here
+# fails on a number. Results: DIR/bench.txt (key=value lines), then
+# scripts/report.sh turns them into docs/results.md, docs/data/ and the plots.
+# Environment: COOL_BENCH_ONLY, COOL_SMP_LIST, COOL_TORTURE_SECS.
+#
+# Exit codes: 0 measured, 1 a build or a boot failed, 5 bad usage.
 set -eu
-echo "bench: not implemented yet" >&2
-exit 1
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+only=${COOL_BENCH_ONLY:-text,pathlen,irqlat,scaling}
+smp_list=${COOL_SMP_LIST:-1 2 4 8}
+secs=${COOL_TORTURE_SECS:-15}
+out=''
+build=1 dry_run=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	--only) only=${2:?--only needs a value}; shift ;;
+	--smp-list) smp_list=${2:?--smp-list needs a value}; shift ;;
+	--torture-secs) secs=${2:?--torture-secs needs a value}; shift ;;
+	--out) out=${2:?--out needs a value}; shift ;;
+	--no-build) build=0 ;;
+	--dry-run) dry_run=1 ;;
+	-h | --help) sed -n '2,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+	*) usage_error "unknown option $1" ;;
+	esac
+	shift
+done
+out=${out:-$REPO_ROOT/results/bench-$(run_stamp)}
+want() { case ",$only," in *",$1,"*) return 0 ;; esac; return 1; }
+
+if [ "$dry_run" = 1 ]; then
+	echo "bench plan -> $out/bench.txt, then scripts/report.sh:"
+	[ "$build" = 1 ] && echo "  build scenarios stock and cool"
+	want text && echo "  text: size -A and bloat-o-meter of stock vs cool vmlinux"
+	want pathlen && echo "  pathlen: boot each with -icount shift=0, 1 vCPU, bench:pathlen"
+	want irqlat && echo "  irqlat: boot each, 4 vCPUs, bench:irqlat (holds 10us, 100us, 1ms)"
+	want scaling && echo "  scaling: locktorture spin_lock and spin_lock_irq, ${secs}s, vCPUs: $smp_list"
+	exit 0
+fi
+
+mkdir -p "$out"
+data=$out/bench.txt
+: > "$data"
+emit() { echo "$*" >> "$data"; }
+
+commit=$(tree_git rev-parse --short HEAD 2>/dev/null || echo unknown)
+emit "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
+emit "series_commit=$commit"
+emit "repo_commit=$(git -C "$REPO_ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+emit "host=$(nproc) CPUs, $(uname -m)"
+
+if [ "$build" = 1 ]; then
+	for s in stock cool; do
+		"$REPO_ROOT/scripts/build.sh" --scenario "$s" || die "build of $s failed"
+	done
+fi
+vml() { printf '%s/out/%s/vmlinux\n' "$COOL_CACHE" "$1"; }
+
+# boot_tests SCENARIO NAME TESTS: boot, keep the guest KTAP in $out/NAME/.
+boot_tests() {
+	local s=$1 name=$2 tests=$3
+	info "bench: $name"
+	if ! "$REPO_ROOT/qemu-boot/boot.sh" --scenario "$s" --tests "$tests" \
+		--results-dir "$out/$name" > /dev/null; then
+		die "boot $name failed: see $out/$name/console.log"
+	fi
+}
+
+if want text; then
+	info "bench: text size"
+	for s in stock cool; do
+		t=$(size -A "$(vml "$s")" | awk '$1 == ".text" { print $2 }')
+		emit "text.$s.section_text=$t"
+		emit "text.$s.calls_raw=$(objdump -d --no-show-raw-insn "$(vml "$s")" |
+			grep -cE 'call +[0-9a-f]+ <_raw_(spin|read|write)_')"
+		emit "text.$s.calls_cool=$(objdump -d --no-show-raw-insn "$(vml "$s")" |
+			grep -cE 'call +[0-9a-f]+ <__cool_')"
+	done
+	"$TREE/scripts/bloat-o-meter" "$(vml stock)" "$(vml cool)" > "$out/bloat-o-meter.txt"
+	# Total: Before=4349142, After=4345773, chg -0.08%
+	sed -n 's/^Total: Before=\([0-9]*\), After=\([0-9]*\), chg \(.*\)/text.functions_before=\1\
+text.functions_after=\2\
+text.functions_change=\3/p' "$out/bloat-o-meter.txt" >> "$data"
+fi
+
+if want pathlen; then
+	for s in stock cool; do
+		COOL_ICOUNT=1 COOL_SMP=1 boot_tests "$s" "pathlen-$s" bench:pathlen
+		sed -n 's/^# bench: pathlen api=\([^ ]*\) per_pair=\([^ ]*\) .*/\1 \2/p' \
+			"$out/pathlen-$s/ktap.log" | while read -r api v; do
+			emit "pathlen.$s.$api=$v"
+		done
+	done
+fi
+
+if want irqlat; then
+	for s in stock cool; do
+		boot_tests "$s" "irqlat-$s" bench:irqlat
+		sed -n 's/^# bench: irqlat hold_us=\([0-9]*\) runs=[0-9]* median_ns=\([0-9]*\) p90_ns=[0-9]* p99_ns=\([0-9]*\) max_ns=\([0-9]*\).*/\1 \2 \3 \4/p' \
+			"$out/irqlat-$s/ktap.log" | while read -r hold med p99 max; do
+			emit "irqlat.$s.$hold.median_ns=$med"
+			emit "irqlat.$s.$hold.p99_ns=$p99"
+			emit "irqlat.$s.$hold.max_ns=$max"
+		done
+	done
+fi
+
+if want scaling; then
+	for n in $smp_list; do
+		for s in stock cool; do
+			COOL_SMP=$n boot_tests "$s" "scaling-$s-$n" \
+				"locktorture:spin_lock:$secs locktorture:spin_lock_irq:$secs"
+			for t in spin_lock spin_lock_irq; do
+				w=$(sed -n "s/^# locktorture\.$t: Writes: Total: \([0-9]*\) .*/\1/p" \
+					"$out/scaling-$s-$n/ktap.log" | tail -1)
+				emit "scaling.$s.$t.$n=${w:-0}"
+			done
+		done
+	done
+fi
+
+info "bench: raw results in ${out#"$REPO_ROOT"/}/bench.txt"
+"$REPO_ROOT/scripts/report.sh" "$data"

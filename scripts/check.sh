@@ -1,7 +1,171 @@
 #!/bin/bash
-# check.sh - stub: 'make check' (to be written by the lead engineer).
+# check.sh - 'make check': is the series ready for the list?
 #
-# Exit codes: 1 not implemented yet.
+# Usage: scripts/check.sh [--only LIST] [--dry-run] [--help]
+#   --only LIST   comma-separated subset of:
+#                 checkpatch  scripts/checkpatch.pl --strict on every patch
+#                 apply       git am of the series on a pristine worktree
+#                 bisect      every patch builds with COOL on and off (slow:
+#                             one incremental build per patch and config)
+#                 warnings    the top of the series adds no build or objtool
+#                             warning (cool vs stock build logs)
+#                 maintainers get_maintainer.pl recipients -> .b4-config
+#                 lint        shellcheck of every script (scripts/lint.sh)
+#                 (default: all)
+# Environment: COOL_CHECK_ONLY.
+#
+# Each check prints one 'ok'/'not ok' line (KTAP); the last line is
+# 'N passed, N failed'. Exit codes: 0 all checks passed, 1 a check failed,
+# 5 bad usage.
 set -eu
-echo "check: not implemented yet" >&2
-exit 1
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+only=${COOL_CHECK_ONLY:-checkpatch,apply,bisect,warnings,maintainers,lint}
+dry_run=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	--only) only=${2:?--only needs a value}; shift ;;
+	--dry-run) dry_run=1 ;;
+	-h | --help) sed -n '2,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+	*) usage_error "unknown option $1" ;;
+	esac
+	shift
+done
+want() { case ",$only," in *",$1,"*) return 0 ;; esac; return 1; }
+
+patches=()
+for p in "$PATCH_DIR"/[0-9]*.patch; do
+	[ -e "$p" ] || continue
+	case ${p##*/} in 0000-*) continue ;; esac
+	patches+=("$p")
+done
+[ "${#patches[@]}" -gt 0 ] || die "no patches in $PATCH_DIR"
+tag=$(base_tag)
+
+if [ "$dry_run" = 1 ]; then
+	echo "check plan (${#patches[@]} patches on $tag): $only"
+	exit 0
+fi
+
+"$REPO_ROOT/scripts/tree.sh" > /dev/null
+tmp=$(mktemp -d)
+wt=$tmp/linux
+cleanup() {
+	git -C "$TREE" worktree remove --force "$wt" > /dev/null 2>&1 || true
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+n=0 pass=0 fail=0
+result() { # result 0|1 NAME
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		pass=$((pass + 1)); echo "ok $n $2"
+	else
+		fail=$((fail + 1)); echo "not ok $n $2"
+	fi
+}
+echo "KTAP version 1"
+
+# spdxcheck.py needs Debian's python3-ply, not a pyenv python
+export PATH=/usr/bin:$PATH
+
+if want checkpatch; then
+	if "$TREE/scripts/checkpatch.pl" --strict --terse --no-summary "${patches[@]}" > "$tmp/cp" 2>&1 &&
+		! grep -qE '(ERROR|WARNING|CHECK):' "$tmp/cp"; then
+		result 0 checkpatch_strict
+	else
+		sed 's/^/# /' "$tmp/cp" | head -40
+		result 1 checkpatch_strict
+	fi
+fi
+
+applied=0
+if want apply || want bisect || want warnings; then
+	git -C "$TREE" worktree add -q --detach "$wt" "$tag"
+	if tree_git_id -C "$wt" am -q "${patches[@]}" > "$tmp/am" 2>&1; then
+		applied=1
+	else
+		sed 's/^/# /' "$tmp/am"
+		git -C "$wt" am --abort > /dev/null 2>&1 || true
+	fi
+	want apply && result $((1 - applied)) "git_am_on_pristine_$tag"
+fi
+
+# build_at COMMIT CONFIG_SRC OUTDIR: incremental build of the worktree
+build_at() {
+	git -C "$wt" checkout -q "$1"
+	mkdir -p "$3"
+	[ -f "$3/.config" ] || cp "$2" "$3/.config"
+	make -s -C "$wt" O="$3" olddefconfig > /dev/null 2>&1 &&
+		make -C "$wt" O="$3" -j"$(($(nproc) + 1))" CC="ccache gcc" bzImage modules > "$3/build.log" 2>&1
+}
+
+if want bisect && [ "$applied" = 1 ]; then
+	for s in stock cool; do
+		[ -f "$COOL_CACHE/out/$s/.config" ] || "$REPO_ROOT/scripts/config.sh" --scenario "$s" > /dev/null
+	done
+	bad=0
+	for c in $(git -C "$wt" rev-list --reverse "$tag..HEAD"); do
+		subj=$(git -C "$wt" log -1 --format=%s "$c")
+		for s in stock cool; do
+			info "check: building '$subj' with $s config"
+			if ! build_at "$c" "$COOL_CACHE/out/$s/.config" "$COOL_CACHE/out/check-$s"; then
+				echo "# build failed: $subj ($s): $COOL_CACHE/out/check-$s/build.log"
+				bad=1
+			fi
+		done
+	done
+	result $bad bisect_every_patch_builds_cool_on_and_off
+fi
+
+if want warnings; then
+	w=0
+	for s in stock cool; do
+		log=$COOL_CACHE/out/$s/build.log
+		if [ ! -f "$log" ]; then
+			echo "# no build log for $s: run 'make kernel SCENARIO=$s' first"
+			w=1
+			continue
+		fi
+		grep -E 'warning:|objtool' "$log" | grep -v '^ *\(INSTALL\|DESCEND\|CC\|LD\)' > "$tmp/w.$s" || true
+	done
+	if [ "$w" = 0 ] && [ -s "$tmp/w.cool" ] && ! diff -q "$tmp/w.stock" "$tmp/w.cool" > /dev/null; then
+		echo "# warnings in the cool build that stock does not have:"
+		comm -13 <(sort "$tmp/w.stock") <(sort "$tmp/w.cool") | sed 's/^/#   /' | head -20
+		w=1
+	fi
+	result $w no_new_build_or_objtool_warnings
+fi
+
+if want maintainers; then
+	(cd "$TREE" && scripts/get_maintainer.pl --norolestats --no-git \
+		--no-git-fallback "${patches[@]}") > "$tmp/maint" 2> "$tmp/maint.err" ||
+		sed 's/^/# /' "$tmp/maint.err"
+	if [ -s "$tmp/maint" ]; then
+		sed 's/^/# to: /' "$tmp/maint"
+		{
+			echo "[b4]"
+			echo "  # generated by scripts/check.sh from get_maintainer.pl"
+			printf '  send-series-to = %s\n' "$(grep -v 'linux-kernel@' "$tmp/maint" | paste -sd, - | sed 's/,/, /g')"
+			printf '  send-series-cc = %s\n' "$(grep 'linux-kernel@' "$tmp/maint" | paste -sd, - | sed 's/,/, /g')"
+		} > "$REPO_ROOT/.b4-config"
+		result 0 get_maintainer_recipients
+	else
+		result 1 get_maintainer_recipients
+	fi
+fi
+
+if want lint; then
+	if "$REPO_ROOT/scripts/lint.sh" > "$tmp/sc" 2>&1; then
+		result 0 shellcheck
+	else
+		sed 's/^/# /' "$tmp/sc" | head -20
+		result 1 shellcheck
+	fi
+fi
+
+echo "1..$n"
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]

@@ -6,8 +6,8 @@
 # Runs 'git format-patch --base=<tag>' on <tag>..B in the kernel tree (the
 # branch you develop the series on; default 'dev', whose worktree is
 # $COOL_CACHE/src/linux-dev if present) and replaces patches/[0-9]*.patch
-# with the result. The hand-written cover letter, patches/0000-cover-letter.patch,
-# is kept: its diffstat and base-commit are refreshed by scripts/cover-letter.sh.
+# with the result, then writes the cover letter (scripts/cover-letter.sh: the
+# prose of docs/cover-letter.in, the numbers of docs/data/bench.txt).
 # Environment: COOL_DEV_BRANCH (default dev).
 #
 # Exit codes: 0 exported, 1 the branch is missing or holds no patches, 5 bad usage.
@@ -41,8 +41,9 @@ fi
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-tree_git format-patch -q --base="$tag" -o "$tmp" "$tag..$branch"
+tree_git format-patch -q --subject-prefix="RFC PATCH" --base="$tag" -o "$tmp" "$tag..$branch"
 mkdir -p "$PATCH_DIR"
 find "$PATCH_DIR" -maxdepth 1 -name '[0-9]*.patch' ! -name '0000-cover-letter.patch' -delete
 cp "$tmp"/*.patch "$PATCH_DIR"/
 info "exported $count patches from $branch to ${PATCH_DIR#"$REPO_ROOT"/}"
+"$REPO_ROOT/scripts/cover-letter.sh" --branch "$branch"

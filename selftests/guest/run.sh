@@ -12,6 +12,9 @@
 #   locktorture:TYPE:SECS[:k=v,k=v]
 #                               locktorture for SECS seconds; TYPE
 #                               lock_busted must end in FAILURE
+#   lockdep_selftests           the boot-time locking API selftests
+#                               (DEBUG_LOCKING_API_SELFTESTS) passed; put
+#                               it first, the other tokens clear the log
 #   bench:NAME[:k=v,k=v]        test_cool_spinlock.ko bench=NAME: metrics as
 #                               "# bench: ..." diagnostic lines
 #
@@ -110,9 +113,17 @@ load() {
 	insmod "$MODDIR/$m.ko" "$@" > "$tmp/insmod" 2>&1
 }
 
+# cool_irqwait of the running kernel: what the irq_wait case must expect.
+irqwait_param() {
+	w=0
+	[ -r /sys/module/kernel/parameters/cool_irqwait ] &&
+		w=$(cat /sys/module/kernel/parameters/cool_irqwait)
+	echo "irqwait=$w"
+}
+
 do_selftest() {
-	args=""
-	[ -n "$1" ] && args="cases=$1"
+	args=$(irqwait_param)
+	[ -n "$1" ] && args="$args cases=$1"
 	mark_log
 	# shellcheck disable=SC2086
 	load test_cool_spinlock $args
@@ -208,12 +219,26 @@ do_locktorture() {
 	fi
 }
 
+do_lockdep_selftests() {
+	name=lockdep_selftests
+	line=$(dmesg | grep -E 'Good, all [0-9]+ testcases passed|testcases failed|unexpected failures' | head -1)
+	if [ -z "$line" ]; then
+		result SKIP "$name" "no locking API selftest output (CONFIG_DEBUG_LOCKING_API_SELFTESTS off?)"
+	elif echo "$line" | grep -q 'Good, all'; then
+		diag "$name: ${line#*] }"
+		result OK "$name"
+	else
+		diag "$name: ${line#*] }"
+		result FAIL "$name"
+	fi
+}
+
 do_bench() {
 	what=$1
 	args=$(echo "${2:-}" | tr ',' ' ')
 	mark_log
 	# shellcheck disable=SC2086
-	load test_cool_spinlock "bench=$what" $args
+	load test_cool_spinlock "bench=$what" "$(irqwait_param)" $args
 	rc=$?
 	new_log > "$tmp/log"
 	rmmod test_cool_spinlock 2>/dev/null
@@ -241,6 +266,7 @@ for token in "$@"; do
 	negative)	do_negative "$rest" ;;
 	locktorture)	do_locktorture "$a1" "$a2" "$a3" ;;
 	bench)		do_bench "$a1" "$a2" ;;
+	lockdep_selftests) do_lockdep_selftests ;;
 	*)		diag "unknown token '$token'"; result FAIL "token.$kind" ;;
 	esac
 done

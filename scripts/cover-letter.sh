@@ -1,0 +1,98 @@
+#!/bin/bash
+# cover-letter.sh - write patches/0000-cover-letter.patch from the series,
+# docs/cover-letter.in and the measured numbers in docs/data/bench.txt.
+#
+# Usage: scripts/cover-letter.sh [--branch B] [--dry-run] [--help]
+#
+# The header (subject, shortlog, diffstat, base-commit) comes from
+# 'git format-patch --cover-letter' of <tag>..B (default 'dev'); the prose
+# from docs/cover-letter.in, whose @NUMBERS@ line is replaced by tables made
+# from docs/data/bench.txt, so the letter never says what was not measured.
+# Environment: COOL_DEV_BRANCH (default dev).
+#
+# Exit codes: 0 written, 1 missing branch or input, 5 bad usage.
+set -eu
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+branch=${COOL_DEV_BRANCH:-dev}
+dry_run=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	--branch) branch=${2:?--branch needs a value}; shift ;;
+	--dry-run) dry_run=1 ;;
+	-h | --help) sed -n '2,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+	*) usage_error "unknown option $1" ;;
+	esac
+	shift
+done
+tag=$(base_tag)
+in=$REPO_ROOT/docs/cover-letter.in
+data=$REPO_ROOT/docs/data/bench.txt
+[ -r "$in" ] || die "missing $in"
+if [ "$dry_run" = 1 ]; then
+	echo "would write $PATCH_DIR/0000-cover-letter.patch from $tag..$branch, $in and $data"
+	exit 0
+fi
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+get() { sed -n "s/^$1=//p" "$data" 2>/dev/null | tail -1; }
+ratio() { awk -v a="${1:-0}" -v b="${2:-0}" 'BEGIN { if (a > 0 && b > 0) printf "%.2f", a / b; else print "n/a" }'; }
+
+numbers() {
+	if [ ! -r "$data" ]; then
+		echo "No 'make bench' results yet."
+		return
+	fi
+	echo "Measured $(get date) on series commit $(get series_commit)."
+	if [ -n "$(get text.functions_before)" ]; then
+		echo
+		echo "Text (bloat-o-meter, function text, stock -> cool):"
+		echo "  $(get text.functions_before) -> $(get text.functions_after) bytes, $(get text.functions_change)"
+		echo "  call sites: $(get text.stock.calls_raw) 'call _raw_*' -> $(get text.cool.calls_cool) 'call __cool_*'"
+	fi
+	if grep -q '^pathlen\.' "$data"; then
+		echo
+		echo "Path length, guest instructions per uncontended lock+unlock pair"
+		echo "(QEMU -icount shift=0, 1 vCPU, less an empty call):"
+		echo
+		printf '  %-20s %8s %8s\n' API stock cool
+		sed -n 's/^pathlen\.stock\.\([^=]*\)=.*/\1/p' "$data" | while read -r api; do
+			printf '  %-20s %8s %8s\n' "$api" "$(get "pathlen.stock.$api")" "$(get "pathlen.cool.$api")"
+		done
+	fi
+	if grep -q '^irqlat\.' "$data"; then
+		echo
+		echo "IPI latency on a CPU waiting in spin_lock_irqsave() (max over 40 runs):"
+		echo
+		printf '  %-10s %12s %12s %8s\n' hold stock cool ratio
+		for h in 10 100 1000; do
+			s=$(get "irqlat.stock.$h.max_ns") c=$(get "irqlat.cool.$h.max_ns")
+			printf '  %-10s %10sns %10sns %8s\n' "${h}us" "$s" "$c" "$(ratio "$s" "$c")"
+		done
+	fi
+	if grep -q '^scaling\.' "$data"; then
+		echo
+		echo "locktorture write acquisitions, cool/stock, same duration:"
+		echo
+		printf '  %-6s %10s %14s\n' vCPUs spin_lock spin_lock_irq
+		sed -n 's/^scaling\.stock\.spin_lock\.\([0-9]*\)=.*/\1/p' "$data" | while read -r n; do
+			printf '  %-6s %10s %14s\n' "$n" \
+				"$(ratio "$(get "scaling.cool.spin_lock.$n")" "$(get "scaling.stock.spin_lock.$n")")" \
+				"$(ratio "$(get "scaling.cool.spin_lock_irq.$n")" "$(get "scaling.stock.spin_lock_irq.$n")")"
+		done
+	fi
+}
+
+numbers > "$tmp/numbers"
+awk -v nf="$tmp/numbers" '$0 == "@NUMBERS@" { while ((getline l < nf) > 0) print l; next } { print }' \
+	"$in" > "$tmp/blurb"
+tree_git format-patch -q --cover-letter --subject-prefix="RFC PATCH" --base="$tag" \
+	-o "$tmp/fp" "$tag..$branch"
+awk -v bf="$tmp/blurb" '
+	/\*\*\* SUBJECT HERE \*\*\*/ { sub(/\*\*\* SUBJECT HERE \*\*\*/, "x86/locking: Completely out of line spinlocks (CONFIG_COOL_SPINLOCK)") }
+	/\*\*\* BLURB HERE \*\*\*/ { while ((getline l < bf) > 0) print l; next }
+	{ print }' "$tmp/fp/0000-cover-letter.patch" > "$PATCH_DIR/0000-cover-letter.patch"
+info "wrote patches/0000-cover-letter.patch"
