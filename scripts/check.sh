@@ -72,7 +72,7 @@ echo "KTAP version 1"
 export PATH=/usr/bin:$PATH
 
 if want checkpatch; then
-	if "$TREE/scripts/checkpatch.pl" --strict --terse --no-summary "${patches[@]}" > "$tmp/cp" 2>&1 &&
+	if (cd "$TREE" && scripts/checkpatch.pl --strict --terse --no-summary "${patches[@]}") > "$tmp/cp" 2>&1 &&
 		! grep -qE '(ERROR|WARNING|CHECK):' "$tmp/cp"; then
 		result 0 checkpatch_strict
 	else
