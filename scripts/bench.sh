@@ -58,17 +58,16 @@ data=$out/bench.txt
 : > "$data"
 emit() { echo "$*" >> "$data"; }
 
-commit=$(tree_git rev-parse --short HEAD 2>/dev/null || echo unknown)
-emit "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
-emit "series_commit=$commit"
-emit "repo_commit=$(git -C "$REPO_ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)"
-emit "host=$(nproc) CPUs, $(uname -m)"
-
 if [ "$build" = 1 ]; then
 	for s in stock cool; do
 		"$REPO_ROOT/scripts/build.sh" --scenario "$s" || die "build of $s failed"
 	done
 fi
+# after the builds: they (re)apply the series
+emit "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
+emit "series_commit=$(tree_git rev-parse --short "$COOL_BRANCH" 2>/dev/null || echo unknown)"
+emit "repo_commit=$(git -C "$REPO_ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+emit "host=$(nproc) CPUs, $(uname -m)"
 vml() { printf '%s/out/%s/vmlinux\n' "$COOL_CACHE" "$1"; }
 
 # boot_tests SCENARIO NAME TESTS: boot, keep the guest KTAP in $out/NAME/.

@@ -34,12 +34,7 @@ while [ $# -gt 0 ]; do
 done
 want() { case ",$only," in *",$1,"*) return 0 ;; esac; return 1; }
 
-patches=()
-for p in "$PATCH_DIR"/[0-9]*.patch; do
-	[ -e "$p" ] || continue
-	case ${p##*/} in 0000-*) continue ;; esac
-	patches+=("$p")
-done
+mapfile -t patches < <(series_patches)
 [ "${#patches[@]}" -gt 0 ] || die "no patches in $PATCH_DIR"
 tag=$(base_tag)
 

@@ -38,8 +38,7 @@ fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-get() { sed -n "s/^$1=//p" "$data" 2>/dev/null | tail -1; }
-ratio() { awk -v a="${1:-0}" -v b="${2:-0}" 'BEGIN { if (a > 0 && b > 0) printf "%.2f", a / b; else print "n/a" }'; }
+get() { bench_value "$data" "$1"; }
 
 numbers() {
 	if [ ! -r "$data" ]; then

@@ -173,3 +173,22 @@ pick_accel() {
 
 # Single-quote a value for a POSIX sh file.
 shquote() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
+
+# series_patches: the patches of the series in order, cover letter excluded,
+# one path a line.
+series_patches() {
+	local p
+	for p in "$PATCH_DIR"/[0-9]*.patch; do
+		[ -e "$p" ] || continue
+		case ${p##*/} in 0000-*) continue ;; esac
+		printf '%s\n' "$p"
+	done
+}
+
+# bench_value FILE KEY: the last value of KEY in a bench.txt (key=value lines).
+bench_value() { sed -n "s/^$2=//p" "$1" 2>/dev/null | tail -1; }
+
+# ratio A B: A/B with two decimals, or n/a when either is missing or zero.
+ratio() {
+	awk -v a="${1:-0}" -v b="${2:-0}" 'BEGIN { if (a > 0 && b > 0) printf "%.2f", a / b; else print "n/a" }'
+}

@@ -37,9 +37,7 @@ d=$docs/data/bench.txt
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-get() { sed -n "s/^$1=//p" "$d" | tail -1; }
-# ratio A B: A/B with two decimals, or n/a
-ratio() { awk -v a="${1:-0}" -v b="${2:-0}" 'BEGIN { if (a > 0 && b > 0) printf "%.2f", a / b; else print "n/a" }'; }
+get() { bench_value "$d" "$1"; }
 
 md=$tmp/results.md
 {

@@ -30,12 +30,7 @@ done
 
 if [ "$dry_run" = 1 ]; then "$REPO_ROOT/scripts/tree.sh" --dry-run; else "$REPO_ROOT/scripts/tree.sh"; fi
 
-patches=()
-for p in "$PATCH_DIR"/[0-9]*.patch; do
-	[ -e "$p" ] || continue
-	case ${p##*/} in 0000-*) continue ;; esac
-	patches+=("$p")
-done
+mapfile -t patches < <(series_patches)
 
 tag=$(base_tag)
 stamp=$TREE/.git/cool-series.sha256
