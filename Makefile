@@ -7,7 +7,7 @@ export COOL_CACHE JOBS
 
 RUN_OPTS = $(if $(TESTS),--tests '$(TESTS)')
 
-.PHONY: all test lint tree series config kernel boot check bench soak send series-export clean help
+.PHONY: all test lint tree series config kernel boot check check-bisect bench soak send series-export clean help
 all:
 	selftests/run.sh --scenario $(SCENARIO) $(RUN_OPTS)
 test: lint
@@ -26,6 +26,8 @@ boot: kernel
 	qemu-boot/boot.sh --scenario $(SCENARIO) --shell $(RUN_OPTS)
 check:
 	scripts/check.sh
+check-bisect:
+	scripts/check.sh --only apply,bisect
 bench:
 	scripts/bench.sh
 soak:

@@ -17,11 +17,13 @@ cool-spinlock harness.  Targets:
   make kernel         series + config + build bzImage and modules of SCENARIO
   make boot           build, then boot SCENARIO with an interactive shell (Ctrl-A x quits)
   make lint           shellcheck -S style on every script
-  make check          patch checks (checkpatch, bisectability)      [not implemented yet]
-  make bench          benchmarks                                    [not implemented yet]
-  make soak           long torture runs                             [not implemented yet]
-  make series-export  export the series for review                  [not implemented yet]
-  make send           send the series with b4                       [not implemented yet]
+  make check          checkpatch --strict, git am on pristine, bisect builds, new warnings,
+                      get_maintainer -> .b4-config, shellcheck (KTAP, N passed, N failed)
+  make check-bisect   only: every patch builds with COOL on and off
+  make bench          measure stock vs cool -> docs/results.md, plots, docs/data/bench.txt
+  make soak           locktorture matrix with CPU hotplug, 10 min/scenario -> docs/reliability.md
+  make series-export  patches/ (and the cover letter) from branch 'dev' of the tree
+  make send           the addressed mails in results/send-*/ (nothing is sent)
   make clean          remove results/ and the scenarios' build dirs (not the tree, not ccache)
   make help           this text
 Variables: SCENARIO=name (default cool), TESTS='tokens' (guest runner arguments),

@@ -121,13 +121,17 @@ md=$tmp/results.md
 		echo "Write acquisitions in one locktorture run per point (same duration for"
 		echo "both kernels); the ratio is cool/stock."
 		echo
-		echo "| vCPUs | spin_lock stock | spin_lock cool | ratio | spin_lock_irq stock | spin_lock_irq cool | ratio |"
-		echo "|---|---|---|---|---|---|---|"
+		echo "The third kernel, cool with \`cool_irqwait=0\`, separates the call"
+		echo "convention from interrupt-enabled waiting (spin_lock_irq uses irqsave)."
+		echo
+		echo "| vCPUs | spin_lock stock | spin_lock cool | ratio | spin_lock_irq stock | spin_lock_irq cool | ratio | spin_lock_irq cool, cool_irqwait=0 | ratio |"
+		echo "|---|---|---|---|---|---|---|---|---|"
 		sed -n 's/^scaling\.stock\.spin_lock\.\([0-9]*\)=.*/\1/p' "$d" > "$tmp/smps"
 		while read -r n; do
 			a=$(get "scaling.stock.spin_lock.$n") b=$(get "scaling.cool.spin_lock.$n")
 			c=$(get "scaling.stock.spin_lock_irq.$n") e=$(get "scaling.cool.spin_lock_irq.$n")
-			echo "| $n | $a | $b | $(ratio "$b" "$a") | $c | $e | $(ratio "$e" "$c") |"
+			w=$(get "scaling.coolnoirqwait.spin_lock_irq.$n")
+			echo "| $n | $a | $b | $(ratio "$b" "$a") | $c | $e | $(ratio "$e" "$c") | ${w:-n/a} | $(ratio "$w" "$c") |"
 			echo "$n $(ratio "$b" "$a") $(ratio "$e" "$c")" >> "$tmp/scaling.dat"
 		done < "$tmp/smps"
 		echo
