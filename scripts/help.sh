@@ -10,7 +10,7 @@ set -eu
 cat <<'TXT'
 cool-spinlock harness.  Targets:
   make [all]          build + boot + test the SCENARIO (default cool), print the verdict
-  make test           what CI checks: shellcheck, then selftests/run.sh --scenario stock,cool
+  make test           what CI checks: shellcheck, then scenarios stock, cool, i386, lockdep
   make tree           unpack Debian's linux-source-6.12 as a git repo (no-op when present)
   make series         branch 'cool' = base tag + patches/*.patch (no-op when unchanged)
   make config         configure SCENARIO and check every requested option stuck

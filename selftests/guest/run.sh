@@ -102,6 +102,16 @@ run_module_cases() {
 	[ "$found" = 1 ]
 }
 
+# wait_secs S: let S seconds of guest time pass. busybox sleep can return at
+# once on a 32-bit userland whose time syscalls the kernel lacks, so watch
+# /proc/uptime instead of trusting it.
+wait_secs() {
+	end=$(($(cut -d. -f1 /proc/uptime) + $1))
+	while [ "$(cut -d. -f1 /proc/uptime)" -lt "$end" ]; do
+		sleep 1 2>/dev/null
+	done
+}
+
 load() {
 	# load MODULE [ARGS...]: insmod from $MODDIR, 0 on success
 	m=$1
@@ -189,7 +199,7 @@ do_locktorture() {
 		result FAIL "$name"
 		return
 	fi
-	sleep "$secs"
+	wait_secs "$secs"
 	rmmod locktorture
 	[ "$quiet" = 1 ] && echo "$old" > /proc/sys/kernel/printk
 	new_log > "$tmp/log"
