@@ -41,7 +41,7 @@ fi
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-tree_git format-patch -q --subject-prefix="RFC PATCH" --base="$tag" -o "$tmp" "$tag..$branch"
+tree_git -c diff.suppressBlankEmpty=true format-patch -q --no-signature --subject-prefix="RFC PATCH" --base="$tag" -o "$tmp" "$tag..$branch"
 mkdir -p "$PATCH_DIR"
 find "$PATCH_DIR" -maxdepth 1 -name '[0-9]*.patch' ! -name '0000-cover-letter.patch' -delete
 cp "$tmp"/*.patch "$PATCH_DIR"/
