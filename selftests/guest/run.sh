@@ -201,6 +201,9 @@ do_locktorture() {
 	fi
 	wait_secs "$secs"
 	rmmod locktorture
+	# torture.ko keeps CPU-hotplug state between runs (its online-CPU
+	# count goes stale and WARNs in the next run): a fresh one each time
+	rmmod torture 2>/dev/null
 	[ "$quiet" = 1 ] && echo "$old" > /proc/sys/kernel/printk
 	new_log > "$tmp/log"
 	stats=$(grep -E '(Writes|Reads ?):' "$tmp/log" | tail -2 | tr -s ' ' | tr '\n' ' ')
