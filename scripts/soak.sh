@@ -91,6 +91,9 @@ for s in $scenarios; do
 		fi
 		echo "| $s | $t | ${acq:--} | ${hp:--} | $v | $commit |" >> "$rows"
 	done
+	# locktorture prints no hotplug counts; the console has every offline
+	off=$(grep -c 'is now offline' "$out/$s/console.log" 2>/dev/null || true)
+	echo "| $s | all (CPU hotplug) | - | ${off:-0} CPU offlines | - | $commit |" >> "$rows"
 	if [ "$rc" != 0 ]; then
 		failed=1
 		echo "| $s | boot | - | - | $(sed -n 's/^verdict=//p' "$out/$s/result" 2>/dev/null || echo "rc $rc") | $commit |" >> "$rows"
