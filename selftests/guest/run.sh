@@ -7,8 +7,10 @@
 #
 # Usage: run.sh TOKEN...
 #   selftest[:case,case]        test_cool_spinlock.ko, every case or some
-#   negative:lock|regs          a negative control of the test module: the
-#                               case passes when the module reports failure
+#   negative:lock|regs|irqwait  a negative control of the test module: the
+#                               case passes when the module reports failure;
+#                               irqwait turns cool_irqwait off at run time
+#                               and lets irq_wait expect interrupts serviced
 #   locktorture:TYPE:SECS[:k=v,k=v]
 #                               locktorture for SECS seconds; TYPE
 #                               lock_busted must end in FAILURE
@@ -154,17 +156,32 @@ do_selftest() {
 
 do_negative() {
 	what=$1
+	name="negative_control.$what"
+	args="negative=$what"
+	param=/sys/module/kernel/parameters/cool_irqwait
+	if [ "$what" = irqwait ]; then
+		w=$(cat "$param" 2>/dev/null || echo 0)
+		if [ "$w" = 0 ]; then
+			result SKIP "$name" "cool_irqwait is off or absent in this kernel"
+			return
+		fi
+		# the kernel waits with interrupts off, the module is told it
+		# does not: irq_wait must see that no interrupt was serviced
+		echo 0 > "$param"
+		args="cases=irq_wait irqwait=$w"
+	fi
 	mark_log
 	# The controls must produce failures: keep them off the console, where
 	# the host's judge would take them for real ones. dmesg keeps them.
 	old=$(cut -f1 /proc/sys/kernel/printk)
 	echo 1 > /proc/sys/kernel/printk
-	load test_cool_spinlock "negative=$what"
+	# shellcheck disable=SC2086
+	load test_cool_spinlock $args
 	rc=$?
 	echo "$old" > /proc/sys/kernel/printk
+	[ "$what" = irqwait ] && echo "$w" > "$param"
 	new_log > "$tmp/log"
 	rmmod test_cool_spinlock 2>/dev/null
-	name="negative_control.$what"
 	ktap=$(module_ktap)
 	echo "$ktap" | grep '^# ' | sed 's/^/# control: /' >> "$results"
 	if echo "$ktap" | grep -q '# SKIP'; then
