@@ -91,7 +91,8 @@ list_scenarios() {
 }
 
 # load_scenario NAME - source qemu-boot/scenarios/NAME.conf and apply defaults.
-# Sets: SCENARIO ARCH BASE FRAGMENTS SMP MEM TIMEOUT BOOT_ARGS TESTS EXPECT OUT
+# Sets: SCENARIO ARCH BASE FRAGMENTS SMP MEM TIMEOUT BOOT_ARGS TESTS EXPECT
+#       EXPECT_RC KERNEL OUT
 #       QEMU_BIN KARCH (kernel ARCH= value).
 # Environment overrides of the data: COOL_SMP COOL_MEM COOL_TIMEOUT
 # COOL_BOOT_ARGS COOL_TESTS (prefixed so a stray ARCH=arm64 in a kernel
@@ -104,6 +105,7 @@ load_scenario() {
 	f=$SCENARIO_DIR/$name.conf
 	[ -f "$f" ] || die_rc "$E_USAGE" "unknown scenario '$name' (no $f)" "scenarios: $(list_scenarios | tr '\n' ' ')"
 	ARCH=x86_64 BASE=tinyconfig FRAGMENTS='' SMP=4 MEM=1G TIMEOUT=600 BOOT_ARGS='' TESTS='' EXPECT=''
+	EXPECT_RC=0 KERNEL=''
 	# shellcheck disable=SC1090
 	. "$f"
 	SCENARIO=$name
@@ -122,7 +124,9 @@ load_scenario() {
 	*) die_rc "$E_USAGE" "scenario $name: unsupported BASE='$BASE'" "use tinyconfig or defconfig" ;;
 	esac
 	case $TIMEOUT in '' | *[!0-9]*) die_rc "$E_USAGE" "scenario $name: TIMEOUT='$TIMEOUT' is not a number of seconds" ;; esac
-	OUT=$COOL_CACHE/out/$name
+	case " $EXPECT_RC " in *' '*[!0-9\ ]*) die_rc "$E_USAGE" "scenario $name: EXPECT_RC='$EXPECT_RC' is not a list of boot.sh exit codes" ;; esac
+	case $KERNEL in *[!A-Za-z0-9_.-]*) die_rc "$E_USAGE" "scenario $name: bad KERNEL='$KERNEL'" ;; esac
+	OUT=$COOL_CACHE/out/${KERNEL:-$name}
 }
 
 # Absolute paths of the scenario's fragments; dies if one is missing.

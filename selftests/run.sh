@@ -97,6 +97,27 @@ subtest() {
 		}' "$dir/ktap.log"
 }
 
+# A scenario whose pass is a failing boot (EXPECT_RC, a negative control of
+# the harness itself): one case, whether boot.sh reported what was expected.
+# Prints "pass fail skip" on fd 3 like subtest.
+expected_outcome() {
+	local name=$1 dir=$2 rc=$3 verdict=$4 ok=0 c
+	for c in $EXPECT_RC; do [ "$c" != "$rc" ] || ok=1; done
+	{
+		echo "    KTAP version 1"
+		echo "    # Subtest: $name"
+		echo "    1..1"
+		echo "    # expected boot.sh exit: $EXPECT_RC; got $rc ($verdict)"
+		tr -d '\r' <"$dir/console.log" | grep -av '^[[:space:]]*$' | tail -n 3 | sed 's/^/    # console: /'
+		if [ "$ok" = 1 ]; then
+			echo "    ok 1 expected_boot_outcome"
+		else
+			echo "    not ok 1 expected_boot_outcome"
+		fi
+	} | tee -a "$run_dir/ktap.log"
+	echo "$ok $((1 - ok)) 0" >&3
+}
+
 i=0 tot_pass=0 tot_fail=0 tot_skip=0 guest_cases=0 any_bad=0
 rows=()
 emit "KTAP version 1"
@@ -136,21 +157,27 @@ for s in "${list[@]}"; do
 		else
 			judge_msg=$(head -n 1 "$dir/judge.txt" 2>/dev/null || echo "boot.sh exit $rc")
 		fi
-		subtest "$s" "$dir" "$judge_ok" "$judge_msg" 3>"$run_dir/.counts" | tee -a "$run_dir/ktap.log"
-		read -r p fl sk <"$run_dir/.counts"
-		rm -f "$run_dir/.counts"
-		guest_cases=$((guest_cases + p + fl + sk - 1))
-		if [ $((p + fl + sk - 1)) -le 0 ] && [ "$verdict" = PASS ]; then
-			verdict=NO-CASES
-			emit "    # the guest runner reported no test case"
+		if [ "$EXPECT_RC" != 0 ]; then
+			expected_outcome "$s" "$dir" "$rc" "$verdict" 3>"$run_dir/.counts"
+			read -r p fl sk <"$run_dir/.counts"
+			[ "$fl" != 0 ] || verdict="EXPECTED-$verdict"
+		else
+			subtest "$s" "$dir" "$judge_ok" "$judge_msg" 3>"$run_dir/.counts" | tee -a "$run_dir/ktap.log"
+			read -r p fl sk <"$run_dir/.counts"
+			guest_cases=$((guest_cases + p + fl + sk - 1))
+			if [ $((p + fl + sk - 1)) -le 0 ] && [ "$verdict" = PASS ]; then
+				verdict=NO-CASES
+				emit "    # the guest runner reported no test case"
+			fi
 		fi
-		if [ "$rc" != 0 ] && [ "$fl" = 0 ]; then
+		rm -f "$run_dir/.counts"
+		if [ "$rc" != 0 ] && [ "$fl" = 0 ] && [ "$EXPECT_RC" = 0 ]; then
 			emit "    # $s: $verdict (boot.sh exit $rc), see $dir"
 		fi
 	fi
 	secs=$(($(date +%s) - t0))
 	tot_pass=$((tot_pass + p)) tot_fail=$((tot_fail + fl)) tot_skip=$((tot_skip + sk))
-	if [ "$verdict" = PASS ] && [ "$fl" = 0 ]; then
+	if { [ "$verdict" = PASS ] || [ "$verdict" != "${verdict#EXPECTED-}" ]; } && [ "$fl" = 0 ]; then
 		emit "ok $i $s"
 	else
 		any_bad=1
