@@ -11,7 +11,7 @@ RUN_OPTS = $(if $(TESTS),--tests '$(TESTS)')
 all:
 	selftests/run.sh --scenario $(SCENARIO) $(RUN_OPTS)
 test: lint
-	selftests/run.sh --scenario stock,cool,i386,lockdep,hang $(RUN_OPTS)
+	selftests/run.sh --scenario stock,cool,i386,lockdep,hardening,kcsan,hang $(RUN_OPTS)
 lint:
 	scripts/lint.sh
 tree:

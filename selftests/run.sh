@@ -72,11 +72,13 @@ export COOL_RUN_STAMP=$stamp
 : >"$run_dir/ktap.log"
 emit() { printf '%s\n' "$*" | tee -a "$run_dir/ktap.log"; }
 
-# Guest KTAP of one scenario, with kernel_log_clean appended, indented 4.
-# Prints "pass fail skip" counts of the top-level cases on fd 3.
+# Guest KTAP of one scenario, with kernel_log_clean and build_no_warnings
+# (warnings.txt of this run's build step: compiler and objtool) appended,
+# indented 4. Prints "pass fail skip" counts of the top-level cases on fd 3.
 subtest() {
-	local name=$1 dir=$2 judge_ok=$3 judge_msg=$4
-	awk -v name="$name" -v jok="$judge_ok" -v jmsg="$judge_msg" '
+	local name=$1 dir=$2 judge_ok=$3 judge_msg=$4 nwarn=0
+	[ ! -f "$dir/warnings.txt" ] || nwarn=$(wc -l <"$dir/warnings.txt")
+	awk -v name="$name" -v jok="$judge_ok" -v jmsg="$judge_msg" -v nwarn="$nwarn" -v wfile="$dir/warnings.txt" '
 		/^COOL-EXIT:/ { next }
 		/^[[:space:]]*(KTAP|TAP) version/ && !started && $0 !~ /^[[:space:]]/ { started = 1; next }
 		/^1\.\.[0-9]+/ && !plan { plan = $0; sub(/^1\.\./, "", plan); plan += 0; next }
@@ -89,10 +91,12 @@ subtest() {
 			n = (plan > maxn) ? plan : maxn
 			print "    KTAP version 1"
 			print "    # Subtest: " name
-			print "    1.." n + 1
+			print "    1.." n + 2
 			for (i = 1; i <= nb; i++) print "    " body[i]
 			if (jok == 1) { print "    ok " n + 1 " kernel_log_clean"; pass++ }
 			else { print "    # " jmsg; print "    not ok " n + 1 " kernel_log_clean"; fail++ }
+			if (nwarn == 0) { print "    ok " n + 2 " build_no_warnings"; pass++ }
+			else { print "    # " nwarn " warning line(s) in " wfile; print "    not ok " n + 2 " build_no_warnings"; fail++ }
 			printf "%d %d %d\n", pass, fail, skip > "/dev/fd/3"
 		}' "$dir/ktap.log"
 }
@@ -164,8 +168,8 @@ for s in "${list[@]}"; do
 		else
 			subtest "$s" "$dir" "$judge_ok" "$judge_msg" 3>"$run_dir/.counts" | tee -a "$run_dir/ktap.log"
 			read -r p fl sk <"$run_dir/.counts"
-			guest_cases=$((guest_cases + p + fl + sk - 1))
-			if [ $((p + fl + sk - 1)) -le 0 ] && [ "$verdict" = PASS ]; then
+			guest_cases=$((guest_cases + p + fl + sk - 2))
+			if [ $((p + fl + sk - 2)) -le 0 ] && [ "$verdict" = PASS ]; then
 				verdict=NO-CASES
 				emit "    # the guest runner reported no test case"
 			fi
