@@ -18,6 +18,9 @@
 #   locktorture:TYPE:SECS[:k=v,k=v]
 #                               locktorture for SECS seconds; TYPE
 #                               lock_busted must end in FAILURE
+#   tracepoint                  lock:contention_begin/end fire while the
+#                               test module contends a spinlock and an
+#                               rwlock (needs CONFIG_TRACING, else SKIP)
 #   lockdep_selftests           the boot-time locking API selftests
 #                               (DEBUG_LOCKING_API_SELFTESTS) passed; put
 #                               it first, the other tokens clear the log
@@ -254,6 +257,39 @@ do_locktorture() {
 	fi
 }
 
+# Profiling must survive COOL: the contention tracepoints of the generic
+# slowpaths fire when the out-of-line routines reach them.
+do_tracepoint() {
+	name=tracepoint.contention
+	t=/sys/kernel/tracing
+	[ -d "$t/events" ] || mount -t tracefs nodev "$t" 2>/dev/null
+	if [ ! -d "$t/events/lock/contention_begin" ]; then
+		result SKIP "$name" "no lock:contention_begin event (CONFIG_TRACING off)"
+		return
+	fi
+	echo 0 > "$t/tracing_on"
+	echo 1024 > "$t/buffer_size_kb"
+	: > "$t/trace"
+	echo 1 > "$t/events/lock/contention_begin/enable"
+	echo 1 > "$t/events/lock/contention_end/enable"
+	echo 1 > "$t/tracing_on"
+	load test_cool_spinlock "cases=exclusion_spin_lock,exclusion_rwlock" iterations=5000
+	rc=$?
+	echo 0 > "$t/tracing_on"
+	echo 0 > "$t/events/lock/contention_begin/enable"
+	echo 0 > "$t/events/lock/contention_end/enable"
+	rmmod test_cool_spinlock 2>/dev/null
+	begin=$(grep -c 'contention_begin:' "$t/trace")
+	end=$(grep -c 'contention_end:' "$t/trace")
+	rd=$(grep 'contention_begin:' "$t/trace" | grep -c 'READ')
+	diag "$name: insmod rc=$rc, contention_begin $begin, contention_end $end, of them rwlock READ $rd"
+	if [ "$rc" = 0 ] && [ "$begin" -gt 0 ] && [ "$end" -gt 0 ]; then
+		result OK "$name"
+	else
+		result FAIL "$name"
+	fi
+}
+
 do_lockdep_selftests() {
 	name=lockdep_selftests
 	line=$(dmesg | grep -E 'Good, all [0-9]+ testcases passed|testcases failed|unexpected failures' | head -1)
@@ -298,6 +334,7 @@ for token in "$@"; do
 	a3=$(echo "$rest" | cut -s -d: -f3-)
 	case "$kind" in
 	selftest)	do_selftest "$rest" ;;
+	tracepoint)	do_tracepoint ;;
 	negative)	do_negative "$rest" ;;
 	locktorture)	do_locktorture "$a1" "$a2" "$a3" ;;
 	bench)		do_bench "$a1" "$a2" ;;
