@@ -2,18 +2,22 @@
 # bench.sh - 'make bench': measure COOL against stock, write docs/results.md.
 #
 # Usage: scripts/bench.sh [--only LIST] [--smp-list 'N ...'] [--torture-secs S]
-#                         [--out DIR] [--no-build] [--dry-run] [--help]
+#                         [--defconfig] [--out DIR] [--no-build] [--dry-run] [--help]
 #   --only LIST        comma-separated subset of: text,pathlen,irqlat,scaling
 #                      (default: all four)
 #   --smp-list 'N ..'  vCPU counts of the scaling runs (default '1 2 4 8')
 #   --torture-secs S   seconds per locktorture run (default 15; long_hold=0, so
 #                      that random 100 ms holds do not dominate the count)
+#   --defconfig        text: also x86_64_defconfig, stock vs cool (two ~21 min builds
+#                      on 2 cores; env COOL_BENCH_DEFCONFIG=1)
 #   --out DIR          where the raw results go (default results/bench-<UTC time>)
 #   --no-build         use the kernels already built
 #
 # Scenarios 'stock' and 'cool' are the same config with COOL off and on, both
 # built from the patched tree; every ratio comes from one run of this script,
-# stock and cool measured back to back. Measurements, not tests: nothing here
+# stock and cool measured back to back. Text is compared per config pair: the
+# minimal one (stock/cool), i386 (i386-stock/i386) and with --defconfig
+# x86_64_defconfig (defconfig-stock/defconfig-cool). Measurements, not tests: nothing here
 # fails on a number. Results: DIR/bench.txt (key=value lines), then
 # scripts/report.sh turns them into docs/results.md, docs/data/ and the plots.
 # Environment: COOL_BENCH_ONLY, COOL_SMP_LIST, COOL_TORTURE_SECS.
@@ -27,7 +31,7 @@ only=${COOL_BENCH_ONLY:-text,pathlen,irqlat,scaling}
 smp_list=${COOL_SMP_LIST:-1 2 4 8}
 secs=${COOL_TORTURE_SECS:-15}
 out=''
-build=1 dry_run=0
+build=1 dry_run=0 defconfig=${COOL_BENCH_DEFCONFIG:-0}
 while [ $# -gt 0 ]; do
 	case $1 in
 	--only) only=${2:?--only needs a value}; shift ;;
@@ -35,6 +39,7 @@ while [ $# -gt 0 ]; do
 	--torture-secs) secs=${2:?--torture-secs needs a value}; shift ;;
 	--out) out=${2:?--out needs a value}; shift ;;
 	--no-build) build=0 ;;
+	--defconfig) defconfig=1 ;;
 	--dry-run) dry_run=1 ;;
 	-h | --help) sed -n '2,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 	*) usage_error "unknown option $1" ;;
@@ -43,11 +48,22 @@ while [ $# -gt 0 ]; do
 done
 out=${out:-$REPO_ROOT/results/bench-$(run_stamp)}
 want() { case ",$only," in *",$1,"*) return 0 ;; esac; return 1; }
+# label:stock-scenario:cool-scenario
+text_pairs='minimal:stock:cool i386:i386-stock:i386'
+[ "$defconfig" = 0 ] || text_pairs="$text_pairs defconfig:defconfig-stock:defconfig-cool"
+builds='stock cool'
+if want text; then
+	for p in $text_pairs; do
+		q=${p#*:}
+		case " $builds " in *" ${q%%:*} "*) ;; *) builds="$builds ${q%%:*}" ;; esac
+		case " $builds " in *" ${q#*:} "*) ;; *) builds="$builds ${q#*:}" ;; esac
+	done
+fi
 
 if [ "$dry_run" = 1 ]; then
 	echo "bench plan -> $out/bench.txt, then scripts/report.sh:"
-	[ "$build" = 1 ] && echo "  build scenarios stock and cool"
-	want text && echo "  text: size -A and bloat-o-meter of stock vs cool vmlinux"
+	[ "$build" = 1 ] && echo "  build scenarios: $builds"
+	want text && echo "  text: size -A and bloat-o-meter of stock vs cool vmlinux, pairs: $text_pairs"
 	want pathlen && echo "  pathlen: boot each with -icount shift=0, 1 vCPU, bench:pathlen"
 	want irqlat && echo "  irqlat: boot each, 4 vCPUs, bench:irqlat (holds 10us, 100us, 1ms)"
 	want scaling && echo "  scaling: locktorture spin_lock and spin_lock_irq, ${secs}s, vCPUs: $smp_list"
@@ -60,7 +76,7 @@ data=$out/bench.txt
 emit() { echo "$*" >> "$data"; }
 
 if [ "$build" = 1 ]; then
-	for s in stock cool; do
+	for s in $builds; do
 		"$REPO_ROOT/scripts/build.sh" --scenario "$s" || die "build of $s failed"
 	done
 fi
@@ -81,21 +97,34 @@ boot_tests() {
 	fi
 }
 
-if want text; then
-	info "bench: text size"
-	for s in stock cool; do
+# text_pair LABEL STOCK COOL: keys text[.LABEL].*; the minimal pair keeps
+# the unlabelled keys text.stock.* / text.cool.* / text.functions_*.
+text_pair() {
+	local label=$1 st=$2 co=$3 pre=text side s t
+	[ "$label" = minimal ] || pre=text.$label
+	for side in stock cool; do
+		s=$st
+		[ "$side" = stock ] || s=$co
 		t=$(size -A "$(vml "$s")" | awk '$1 == ".text" { print $2 }')
-		emit "text.$s.section_text=$t"
-		emit "text.$s.calls_raw=$(objdump -d --no-show-raw-insn "$(vml "$s")" |
+		emit "$pre.$side.section_text=$t"
+		emit "$pre.$side.calls_raw=$(objdump -d --no-show-raw-insn "$(vml "$s")" |
 			grep -cE 'call +[0-9a-f]+ <_raw_(spin|read|write)_')"
-		emit "text.$s.calls_cool=$(objdump -d --no-show-raw-insn "$(vml "$s")" |
+		emit "$pre.$side.calls_cool=$(objdump -d --no-show-raw-insn "$(vml "$s")" |
 			grep -cE 'call +[0-9a-f]+ <__cool_')"
 	done
-	"$TREE/scripts/bloat-o-meter" "$(vml stock)" "$(vml cool)" > "$out/bloat-o-meter.txt"
+	"$TREE/scripts/bloat-o-meter" "$(vml "$st")" "$(vml "$co")" > "$out/bloat-o-meter-$label.txt"
 	# Total: Before=4349142, After=4345773, chg -0.08%
-	sed -n 's/^Total: Before=\([0-9]*\), After=\([0-9]*\), chg \(.*\)/text.functions_before=\1\
-text.functions_after=\2\
-text.functions_change=\3/p' "$out/bloat-o-meter.txt" >> "$data"
+	sed -n "s/^Total: Before=\([0-9]*\), After=\([0-9]*\), chg \(.*\)/$pre.functions_before=\1\\
+$pre.functions_after=\2\\
+$pre.functions_change=\3/p" "$out/bloat-o-meter-$label.txt" >> "$data"
+}
+
+if want text; then
+	info "bench: text size ($text_pairs)"
+	for p in $text_pairs; do
+		q=${p#*:}
+		text_pair "${p%%:*}" "${q%%:*}" "${q#*:}"
+	done
 fi
 
 if want pathlen; then

@@ -51,6 +51,10 @@ numbers() {
 		echo "Text (bloat-o-meter, function text, stock -> cool):"
 		echo "  $(get text.functions_before) -> $(get text.functions_after) bytes, $(get text.functions_change)"
 		echo "  call sites: $(get text.stock.calls_raw) 'call _raw_*' -> $(get text.cool.calls_cool) 'call __cool_*'"
+		for label in i386 defconfig; do
+			[ -n "$(get "text.$label.functions_before")" ] || continue
+			echo "  $([ "$label" = i386 ] && echo "i386 minimal:    " || echo "x86_64_defconfig:") $(get "text.$label.functions_before") -> $(get "text.$label.functions_after") bytes, $(get "text.$label.functions_change")"
+		done
 	fi
 	if grep -q '^pathlen\.' "$data"; then
 		echo

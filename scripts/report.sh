@@ -69,7 +69,26 @@ md=$tmp/results.md
 		echo "not measured in this run."
 	fi
 	echo
-	echo "x86_64_defconfig and i386 text sizes: not measured yet (see the open items in docs/design.md)."
+	for label in i386 defconfig; do
+		name=$label
+		[ "$label" != defconfig ] || name=x86_64_defconfig
+		if [ -z "$(get "text.$label.functions_before")" ]; then
+			echo "$name: not measured in this run$([ "$label" != defconfig ] || echo " (make bench with --defconfig)")."
+			echo
+			continue
+		fi
+		echo "$name (scenarios $([ "$label" = i386 ] && echo "i386-stock / i386" || echo "defconfig-stock / defconfig-cool")):"
+		echo
+		echo "| | stock | cool |"
+		echo "|---|---|---|"
+		echo "| function text (bloat-o-meter total) | $(get "text.$label.functions_before") | $(get "text.$label.functions_after") |"
+		echo "| \`.text\` section (size -A) | $(get "text.$label.stock.section_text") | $(get "text.$label.cool.section_text") |"
+		echo "| \`call _raw_{spin,read,write}_*\` sites | $(get "text.$label.stock.calls_raw") | $(get "text.$label.cool.calls_raw") |"
+		echo "| \`call __cool_*\` sites | $(get "text.$label.stock.calls_cool") | $(get "text.$label.cool.calls_cool") |"
+		echo
+		echo "$name text change: $(get "text.$label.functions_change") of function text."
+		echo
+	done
 	echo
 	echo "## Path length"
 	echo
