@@ -56,38 +56,32 @@ md=$tmp/results.md
 	echo
 	echo "## Text size"
 	echo
-	if [ -n "$(get text.functions_before)" ]; then
+	# text_table PREFIX NAME: the stock/cool table of one bench.sh text pair
+	text_table() {
+		local pre=$1 name=$2
 		echo "| | stock | cool |"
 		echo "|---|---|---|"
-		echo "| function text (bloat-o-meter total) | $(get text.functions_before) | $(get text.functions_after) |"
-		echo "| \`.text\` section (size -A, 2 MiB padded) | $(get text.stock.section_text) | $(get text.cool.section_text) |"
-		echo "| \`call _raw_{spin,read,write}_*\` sites | $(get text.stock.calls_raw) | $(get text.cool.calls_raw) |"
-		echo "| \`call __cool_*\` sites | $(get text.stock.calls_cool) | $(get text.cool.calls_cool) |"
+		echo "| function text (bloat-o-meter total) | $(get "$pre.functions_before") | $(get "$pre.functions_after") |"
+		echo "| \`.text\` section (size -A) | $(get "$pre.stock.section_text") | $(get "$pre.cool.section_text") |"
+		echo "| \`call _raw_{spin,read,write}_*\` sites | $(get "$pre.stock.calls_raw") | $(get "$pre.cool.calls_raw") |"
+		echo "| \`call __cool_*\` sites | $(get "$pre.stock.calls_cool") | $(get "$pre.cool.calls_cool") |"
 		echo
-		echo "text change: $(get text.functions_change) of function text (bloat-o-meter stock -> cool)."
-	else
-		echo "not measured in this run."
-	fi
-	echo
-	for label in i386 defconfig; do
-		name=$label
-		[ "$label" != defconfig ] || name=x86_64_defconfig
-		if [ -z "$(get "text.$label.functions_before")" ]; then
-			echo "$name: not measured in this run$([ "$label" != defconfig ] || echo " (make bench with --defconfig)")."
+		echo "$name text change: $(get "$pre.functions_change") of function text (bloat-o-meter stock -> cool)."
+		echo
+	}
+	# prefix:name:scenarios, as scripts/bench.sh writes them
+	for t in 'text:minimal:stock / cool' 'text.i386:i386:i386-stock / i386' \
+		'text.defconfig:x86_64_defconfig:defconfig-stock / defconfig-cool'; do
+		pre=${t%%:*} rest=${t#*:}
+		name=${rest%%:*}
+		if [ -n "$(get "$pre.functions_before")" ]; then
+			echo "$name (scenarios ${rest#*:}; \`.text\` is padded to 2 MiB on x86-64):"
 			echo
-			continue
+			text_table "$pre" "$name"
+		else
+			echo "$name: not measured in this run$([ "$name" != x86_64_defconfig ] || echo " (make bench with --defconfig)")."
+			echo
 		fi
-		echo "$name (scenarios $([ "$label" = i386 ] && echo "i386-stock / i386" || echo "defconfig-stock / defconfig-cool")):"
-		echo
-		echo "| | stock | cool |"
-		echo "|---|---|---|"
-		echo "| function text (bloat-o-meter total) | $(get "text.$label.functions_before") | $(get "text.$label.functions_after") |"
-		echo "| \`.text\` section (size -A) | $(get "text.$label.stock.section_text") | $(get "text.$label.cool.section_text") |"
-		echo "| \`call _raw_{spin,read,write}_*\` sites | $(get "text.$label.stock.calls_raw") | $(get "text.$label.cool.calls_raw") |"
-		echo "| \`call __cool_*\` sites | $(get "text.$label.stock.calls_cool") | $(get "text.$label.cool.calls_cool") |"
-		echo
-		echo "$name text change: $(get "text.$label.functions_change") of function text."
-		echo
 	done
 	echo
 	echo "## Path length"
