@@ -88,13 +88,27 @@ if want apply || want bisect || want warnings; then
 	want apply && result $((1 - applied)) "git_am_on_pristine_$tag"
 fi
 
-# build_at COMMIT CONFIG_SRC OUTDIR: incremental build of the worktree
+# build_at COMMIT CONFIG_SRC OUTDIR: incremental build of the worktree.
+# The scenario's config is copied in before every build: olddefconfig at a
+# commit that does not know CONFIG_COOL_SPINLOCK drops it, and a kept
+# .config would then build the later patches with COOL off. Once the
+# commit has the option, the config must still have the scenario's value.
 build_at() {
+	local want_cool have_cool
 	git -C "$wt" checkout -q "$1"
 	mkdir -p "$3"
-	[ -f "$3/.config" ] || cp "$2" "$3/.config"
-	make -s -C "$wt" O="$3" olddefconfig > /dev/null 2>&1 &&
-		make -C "$wt" O="$3" -j"$(($(nproc) + 1))" CC="ccache gcc" bzImage modules > "$3/build.log" 2>&1
+	cp "$2" "$3/.config"
+	make -s -C "$wt" O="$3" olddefconfig > /dev/null 2>&1 || return 1
+	if grep -q '^config COOL_SPINLOCK$' "$wt/arch/x86/Kconfig"; then
+		want_cool=$(grep -c '^CONFIG_COOL_SPINLOCK=y' "$2" || true)
+		have_cool=$(grep -c '^CONFIG_COOL_SPINLOCK=y' "$3/.config" || true)
+		if [ "$want_cool" != "$have_cool" ]; then
+			echo "# CONFIG_COOL_SPINLOCK did not stick in $3/.config"
+			return 1
+		fi
+		echo "# $(git -C "$wt" log -1 --format=%h "$1"): COOL_SPINLOCK=$([ "$have_cool" = 1 ] && echo y || echo n)"
+	fi
+	make -C "$wt" O="$3" -j"$(($(nproc) + 1))" CC="ccache gcc" bzImage modules > "$3/build.log" 2>&1
 }
 
 if want bisect && [ "$applied" = 1 ]; then
