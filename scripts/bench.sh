@@ -4,7 +4,9 @@
 # Usage: scripts/bench.sh [--only LIST] [--smp-list 'N ...'] [--torture-secs S]
 #                         [--defconfig] [--out DIR] [--no-build] [--dry-run] [--help]
 #   --only LIST        comma-separated subset of: text,pathlen,irqlat,scaling
-#                      (default: all four)
+#                      (default: all four). The sections left out keep
+#                      their numbers from docs/data/bench.txt, each with the
+#                      date and series commit of the run that measured it.
 #   --smp-list 'N ..'  vCPU counts of the scaling runs (default '1 2 4 8')
 #   --torture-secs S   seconds per locktorture run (default 15; long_hold=0, so
 #                      that random 100 ms holds do not dominate the count)
@@ -81,10 +83,27 @@ if [ "$build" = 1 ]; then
 	done
 fi
 # after the builds: they (re)apply the series
-emit "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
-emit "series_commit=$(tree_git rev-parse --short "$COOL_BRANCH" 2>/dev/null || echo unknown)"
+now=$(date -u '+%Y-%m-%d %H:%M UTC')
+series=$(tree_git rev-parse --short "$COOL_BRANCH" 2>/dev/null || echo unknown)
+emit "date=$now"
+emit "series_commit=$series"
 emit "repo_commit=$(git -C "$REPO_ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)"
 emit "host=$(nproc) CPUs, $(uname -m)"
+# Every section says which run measured it; a section left out by --only
+# keeps its keys (and that provenance) from the previous docs/data/bench.txt.
+old=$REPO_ROOT/docs/data/bench.txt
+for sec in text pathlen irqlat scaling; do
+	if want "$sec"; then
+		emit "$sec.date=$now"
+		emit "$sec.series_commit=$series"
+	elif [ -r "$old" ] && grep -q "^$sec\." "$old"; then
+		[ -n "$(bench_value "$old" "$sec.date")" ] || {
+			emit "$sec.date=$(bench_value "$old" date)"
+			emit "$sec.series_commit=$(bench_value "$old" series_commit)"
+		}
+		grep "^$sec\." "$old" >> "$data"
+	fi
+done
 vml() { printf '%s/out/%s/vmlinux\n' "$COOL_CACHE" "$1"; }
 
 # boot_tests SCENARIO NAME TESTS: boot, keep the guest KTAP in $out/NAME/.

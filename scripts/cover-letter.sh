@@ -39,6 +39,12 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 get() { bench_value "$data" "$1"; }
+# measured SEC: the run of one section, when an earlier run than the last
+# one measured it (scripts/bench.sh --only keeps the other sections).
+measured() {
+	[ -z "$(get "$1.date")" ] || [ "$(get "$1.date")" = "$(get date)" ] ||
+		echo "(measured $(get "$1.date") on series commit $(get "$1.series_commit"))"
+}
 
 numbers() {
 	if [ ! -r "$data" ]; then
@@ -49,6 +55,7 @@ numbers() {
 	if [ -n "$(get text.functions_before)" ]; then
 		echo
 		echo "Text (bloat-o-meter, function text, stock -> cool):"
+		measured text
 		echo "  $(get text.functions_before) -> $(get text.functions_after) bytes, $(get text.functions_change)"
 		echo "  call sites: $(get text.stock.calls_raw) 'call _raw_*' -> $(get text.cool.calls_cool) 'call __cool_*'"
 		for label in i386 defconfig; do
@@ -60,6 +67,7 @@ numbers() {
 		echo
 		echo "Path length, guest instructions per uncontended lock+unlock pair"
 		echo "(QEMU -icount shift=0, 1 vCPU, less an empty call):"
+		measured pathlen
 		echo
 		printf '  %-20s %8s %8s\n' API stock cool
 		sed -n 's/^pathlen\.stock\.\([^=]*\)=.*/\1/p' "$data" | while read -r api; do
@@ -71,6 +79,7 @@ numbers() {
 		echo "IPI latency on a CPU waiting in spin_lock_irqsave(), IPI sent a quarter"
 		echo "of the hold after the waiter reached the lock (40 runs; the max of"
 		echo "both kernels includes TCG vCPU scheduling outliers of a few ms):"
+		measured irqlat
 		echo
 		printf '  %-8s %12s %12s %7s %12s %12s %7s\n' hold "stock med" "cool med" ratio "stock max" "cool max" ratio
 		for h in 10 100 1000; do
@@ -82,6 +91,7 @@ numbers() {
 	if grep -q '^scaling\.' "$data"; then
 		echo
 		echo "locktorture write acquisitions, cool/stock, same duration:"
+		measured scaling
 		echo
 		printf '  %-6s %10s %14s\n' vCPUs spin_lock spin_lock_irq
 		sed -n 's/^scaling\.stock\.spin_lock\.\([0-9]*\)=.*/\1/p' "$data" | while read -r n; do
