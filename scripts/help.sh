@@ -23,7 +23,7 @@ cool-spinlock harness.  Targets:
   make bench          measure stock vs cool -> docs/results.md, plots, docs/data/bench.txt
   make soak           locktorture matrix with CPU hotplug, 10 min/scenario -> docs/reliability.md
   make series-export  patches/ (and the cover letter) from branch 'dev' of the tree
-  make send           the addressed mails in results/send-*/ (nothing is sent)
+  make send           b4 send -o: the addressed mails in results/send-*/ (nothing is sent)
   make clean          remove results/ and the scenarios' build dirs (not the tree, not ccache)
   make help           this text
 Variables: SCENARIO=name (default cool), TESTS='tokens' (guest runner arguments),
