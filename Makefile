@@ -7,13 +7,15 @@ export COOL_CACHE JOBS
 
 RUN_OPTS = $(if $(TESTS),--tests '$(TESTS)')
 
-.PHONY: all test lint tree series config kernel boot check check-bisect bench soak send series-export clean help
+.PHONY: all test lint host-test tree series config kernel boot check check-bisect bench soak send series-export clean help
 all:
 	selftests/run.sh --scenario $(SCENARIO) $(RUN_OPTS)
-test: lint
-	selftests/run.sh --scenario stock,cool,i386,lockdep,hardening,kcsan,hang $(RUN_OPTS)
+test: lint host-test
+	selftests/run.sh --scenario stock,cool,cool-tas,i386,lockdep,hardening,kcsan,hang $(RUN_OPTS)
 lint:
 	scripts/lint.sh
+host-test:
+	selftests/host/judge-test.sh
 tree:
 	scripts/tree.sh
 series:

@@ -13,6 +13,10 @@
 # Environment: COOL_ACCEL=kvm|tcg forces the accelerator (default: probe KVM by
 # booting the kernel, fall back to -accel tcg,thread=multi). COOL_ICOUNT=1
 # boots with -accel tcg -icount shift=0 (guest time counts instructions).
+# The guest CPU has no CPUID hypervisor bit unless the scenario says
+# HYPERVISOR=1 (env COOL_HYPERVISOR): with the bit, a guest without pv
+# spinlocks waits in virt_spin_lock()'s test-and-set lock instead of the
+# qspinlock queue, and the queue is what the series must be tested on.
 #
 # Needs a built kernel (scripts/build.sh).  Writes to the results dir:
 # console.log (serial 0: kernel + /init), ktap.log (serial 1: guest runner),
@@ -53,13 +57,24 @@ case $TIMEOUT in '' | *[!0-9]* | 0) usage_error "--timeout wants a positive numb
 kernel=$OUT/arch/x86/boot/bzImage
 
 append="console=ttyS0 panic=-1${BOOT_ARGS:+ $BOOT_ARGS}"
+
+# cpu_model ACCEL: QEMU's -cpu value: the default model of the binary (host
+# under KVM), without the CPUID hypervisor bit unless HYPERVISOR=1.
+cpu_model() {
+	local m=qemu64
+	[ "$ARCH" != i386 ] || m=qemu32
+	[ "$1" != kvm ] || m=host
+	[ "$HYPERVISOR" = 1 ] || m="$m,-hypervisor"
+	echo "$m"
+}
 [ "$shell" = 0 ] || append="$append cool.shell=1"
 
 if [ "$dry_run" = 1 ]; then
 	echo "boot: scenario $SCENARIO ($ARCH), results in $resdir"
 	echo "  kernel $kernel$([ -f "$kernel" ] || echo ' (NOT BUILT: make kernel SCENARIO='"$SCENARIO"')')"
 	"$REPO_ROOT/qemu-boot/initramfs.sh" --scenario "$SCENARIO" --tests "$TESTS" --output "$resdir/initramfs.cpio.gz" --dry-run | sed 's/^/  /'
-	echo "  $QEMU_BIN -accel <kvm if a probe boot works, else tcg,thread=multi> -smp $SMP -m $MEM -nographic -no-reboot"
+	echo "  $QEMU_BIN -accel <kvm if a probe boot works, else tcg,thread=multi> -cpu $(cpu_model tcg) (kvm: $(cpu_model kvm))"
+	echo "    -smp $SMP -m $MEM -nographic -no-reboot"
 	echo "    -kernel bzImage -initrd initramfs.cpio.gz -append \"$append\""
 	if [ "$shell" = 1 ]; then
 		echo "    -serial mon:stdio -serial file:ktap.log   (interactive, no timeout)"
@@ -92,10 +107,11 @@ fi
 if [ "$accel" = tcg-icount ]; then
 	accel_args=(-accel tcg -icount shift=0)
 elif [ "$accel" = kvm ]; then
-	accel_args=(-accel kvm -cpu host)
+	accel_args=(-accel kvm)
 else
 	accel_args=(-accel 'tcg,thread=multi')
 fi
+accel_args+=(-cpu "$(cpu_model "$accel")")
 cmd=("$QEMU_BIN" "${accel_args[@]}" -smp "$SMP" -m "$MEM" -nographic -no-reboot -nic none
 	-kernel "$resdir/bzImage" -initrd "$resdir/initramfs.cpio.gz" -append "$append")
 if [ "$shell" = 1 ]; then
@@ -162,7 +178,7 @@ guest_rc=$(tr -d '\r' <"$resdir/console.log" | sed -n 's/.*COOL-EXIT: \([0-9]*\)
 [ -n "$guest_rc" ] || guest_rc=$(sed -n 's/^COOL-EXIT: \([0-9]*\).*/\1/p' "$resdir/ktap.log" | tail -n 1)
 
 jrc=0
-"$REPO_ROOT/qemu-boot/judge.sh" "$resdir/console.log" >"$resdir/judge.txt" 2>&1 || jrc=$?
+"$REPO_ROOT/qemu-boot/judge.sh" --kcsan-scope "$KCSAN_SCOPE" "$resdir/console.log" >"$resdir/judge.txt" 2>&1 || jrc=$?
 
 if [ ! -s "$resdir/console.log" ] && [ "$qrc" != 0 ] && [ "$qrc" != 124 ] && [ "$qrc" != 137 ]; then
 	rc=$E_QEMU verdict=QEMU-FAIL
@@ -190,6 +206,7 @@ fi
 	echo "judge_rc=$jrc"
 	echo "qemu_rc=$qrc"
 	echo "accel=$accel"
+	echo "cpu=$(cpu_model "$accel")"
 	echo "boot_seconds=$elapsed"
 	echo "tests=$TESTS"
 	echo "kernel_head=$(tree_git rev-parse --short HEAD 2>/dev/null || echo unknown)"

@@ -2,7 +2,13 @@
 # judge.sh - judge a guest's console log, like rcutorture's parse-console.sh
 # and blktests' dmesg check.
 #
-# Usage: qemu-boot/judge.sh [--help] CONSOLE_LOG
+# Usage: qemu-boot/judge.sh [--kcsan-scope REGEX] [--help] CONSOLE_LOG
+#   --kcsan-scope REGEX  judge only the KCSAN reports that name code matching
+#                        REGEX (extended regex, matched against the report's
+#                        title and stack frames; env COOL_KCSAN_SCOPE; default
+#                        empty: every report is badness).  The kcsan scenario
+#                        sets it to the lock code (KCSAN_SCOPE).  Reports
+#                        outside the scope are listed, never hidden.
 #
 # Badness: Kernel panic, Oops, WARNING:, BUG:, general protection,
 # inconsistent lock state, possible recursive locking, circular locking
@@ -16,17 +22,49 @@ set -u
 # shellcheck source=../scripts/lib.sh
 . "$(dirname "$0")/../scripts/lib.sh"
 
-case ${1:-} in
--h | --help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-'') usage_error "missing CONSOLE_LOG" ;;
-esac
-[ $# -eq 1 ] || usage_error "one CONSOLE_LOG expected"
-log=$1
+scope=${COOL_KCSAN_SCOPE:-} log=''
+while [ $# -gt 0 ]; do
+	case $1 in
+	-h | --help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+	--kcsan-scope) [ $# -ge 2 ] || usage_error "--kcsan-scope needs a value"; scope=$2; shift ;;
+	--kcsan-scope=*) scope=${1#*=} ;;
+	-*) usage_error "unknown option $1" ;;
+	*) [ -z "$log" ] || usage_error "one CONSOLE_LOG expected"; log=$1 ;;
+	esac
+	shift
+done
+[ -n "$log" ] || usage_error "missing CONSOLE_LOG"
 [ -r "$log" ] || die_rc "$E_USAGE" "cannot read console log $log"
+if [ -n "$scope" ]; then
+	rc=0
+	printf '' | grep -aE -- "$scope" >/dev/null 2>&1 || rc=$?
+	[ "$rc" -le 1 ] || usage_error "--kcsan-scope: bad extended regex '$scope'"
+fi
 
 BADNESS='Kernel panic|Oops|WARNING:|BUG:|general protection|inconsistent lock state|possible recursive locking|circular locking dependency|rcu.*stall|soft lockup|hard LOCKUP|-torture.*!!!|Call Trace:'
 
-bad=$(tr -d '\r' <"$log" | grep -aE -n -- "$BADNESS" || true)
+# Line numbers of the titles of KCSAN reports outside the scope. A report
+# runs from its "BUG: KCSAN:" title to the next line of '='; it is in scope
+# if its title or one of its stack frames ("  func+0x1/0x2 [mod]") matches.
+outside=''
+if [ -n "$scope" ]; then
+	outside=$(tr -d '\r' <"$log" | awk -v scope="$scope" '
+		function flush() { if (title && !hit) print title; title = 0 }
+		/BUG: KCSAN:/ { flush(); title = NR; hit = ($0 ~ scope); next }
+		title && /==========/ { flush(); next }
+		title && /^(\[[ 0-9.]+\])? +[A-Za-z_][A-Za-z0-9_.]*\+0x[0-9a-f]+\/0x[0-9a-f]+/ && $0 ~ scope { hit = 1 }
+		END { flush() }')
+fi
+
+bad=$(tr -d '\r' <"$log" | grep -aE -n -- "$BADNESS" |
+	awk -F: -v skip=" $(echo "$outside" | tr '\n' ' ') " 'index(skip, " " $1 " ") == 0' || true)
+if [ -n "$outside" ]; then
+	n=$(printf '%s\n' "$outside" | wc -l)
+	echo "KCSAN reports outside the scope /$scope/, not judged ($n):"
+	for l in $outside; do
+		printf '  %s:%s\n' "$l" "$(tr -d '\r' <"$log" | sed -n "${l}p")"
+	done | head -n 20
+fi
 if [ -n "$bad" ]; then
 	n=$(printf '%s\n' "$bad" | wc -l)
 	echo "kernel badness in $log ($n line(s)):"

@@ -10,13 +10,15 @@ set -eu
 cat <<'TXT'
 cool-spinlock harness.  Targets:
   make [all]          build + boot + test the SCENARIO (default cool), print the verdict
-  make test           what CI checks: shellcheck, then scenarios stock, cool, i386, lockdep
+  make test           what CI checks: lint, host-test, then scenarios stock, cool, cool-tas, i386,
+                      lockdep, hardening, kcsan, hang
   make tree           unpack Debian's linux-source-6.12 as a git repo (no-op when present)
   make series         branch 'cool' = base tag + patches/*.patch (no-op when unchanged)
   make config         configure SCENARIO and check every requested option stuck
   make kernel         series + config + build bzImage and modules of SCENARIO
   make boot           build, then boot SCENARIO with an interactive shell (Ctrl-A x quits)
   make lint           shellcheck -S style on every script
+  make host-test      the console judge on synthetic logs (badness, hang, KCSAN scope)
   make check          checkpatch --strict, git am on pristine, bisect builds, new warnings,
                       get_maintainer -> .b4-config, shellcheck (KTAP, N passed, N failed)
   make check-bisect   only: every patch builds with COOL on and off

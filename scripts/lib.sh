@@ -92,10 +92,10 @@ list_scenarios() {
 
 # load_scenario NAME - source qemu-boot/scenarios/NAME.conf and apply defaults.
 # Sets: SCENARIO ARCH BASE FRAGMENTS SMP MEM TIMEOUT BOOT_ARGS TESTS EXPECT
-#       EXPECT_RC KERNEL OUT
+#       EXPECT_RC KERNEL KCSAN_SCOPE HYPERVISOR OUT
 #       QEMU_BIN KARCH (kernel ARCH= value).
 # Environment overrides of the data: COOL_SMP COOL_MEM COOL_TIMEOUT
-# COOL_BOOT_ARGS COOL_TESTS (prefixed so a stray ARCH=arm64 in a kernel
+# COOL_BOOT_ARGS COOL_TESTS COOL_HYPERVISOR (prefixed so a stray ARCH=arm64 in a kernel
 # developer's environment cannot change a scenario).
 load_scenario() {
 	local name=$1 f
@@ -105,7 +105,7 @@ load_scenario() {
 	f=$SCENARIO_DIR/$name.conf
 	[ -f "$f" ] || die_rc "$E_USAGE" "unknown scenario '$name' (no $f)" "scenarios: $(list_scenarios | tr '\n' ' ')"
 	ARCH=x86_64 BASE=tinyconfig FRAGMENTS='' SMP=4 MEM=1G TIMEOUT=600 BOOT_ARGS='' TESTS='' EXPECT=''
-	EXPECT_RC=0 KERNEL=''
+	EXPECT_RC=0 KERNEL='' KCSAN_SCOPE='' HYPERVISOR=0
 	# shellcheck disable=SC1090
 	. "$f"
 	SCENARIO=$name
@@ -114,6 +114,8 @@ load_scenario() {
 	TIMEOUT=${COOL_TIMEOUT:-$TIMEOUT}
 	BOOT_ARGS=${COOL_BOOT_ARGS:-$BOOT_ARGS}
 	TESTS=${COOL_TESTS:-$TESTS}
+	HYPERVISOR=${COOL_HYPERVISOR:-$HYPERVISOR}
+	case $HYPERVISOR in 0 | 1) ;; *) die_rc "$E_USAGE" "scenario $name: HYPERVISOR='$HYPERVISOR' is not 0 or 1" ;; esac
 	case $ARCH in
 	x86_64) KARCH=x86 QEMU_BIN=qemu-system-x86_64 ;; # ARCH=x86 + CONFIG_64BIT=y fragment, as a plain "make tinyconfig" on an x86 host
 	i386) KARCH=i386 QEMU_BIN=qemu-system-i386 ;;

@@ -4,7 +4,7 @@
 # Usage: scripts/soak.sh [--minutes M] [--scenarios 'a b'] [--types 'T ...']
 #                        [--hotplug S] [--out DIR] [--dry-run] [--help]
 #   --minutes M       torture time per scenario, split over the types (default 10)
-#   --scenarios LIST  default 'cool cool8 stock i386 lockdep nopvspin kcsan hardening'
+#   --scenarios LIST  default 'cool cool8 cool-tas stock i386 lockdep nopvspin kcsan hardening'
 #   --types LIST      locktorture types (default: spin_lock spin_lock_irq
 #                     raw_spin_lock raw_spin_lock_irq rw_lock rw_lock_irq)
 #   --hotplug S       onoff_interval in seconds, 0 = no CPU hotplug (default 3)
@@ -23,7 +23,7 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 
 minutes=${COOL_SOAK_MINUTES:-10}
-scenarios=${COOL_SOAK_SCENARIOS:-cool cool8 stock i386 lockdep nopvspin kcsan hardening}
+scenarios=${COOL_SOAK_SCENARIOS:-cool cool8 cool-tas stock i386 lockdep nopvspin kcsan hardening}
 types='spin_lock spin_lock_irq raw_spin_lock raw_spin_lock_irq rw_lock rw_lock_irq'
 hotplug=3 out='' dry_run=0
 while [ $# -gt 0 ]; do
