@@ -104,6 +104,7 @@ for sec in text pathlen irqlat scaling; do
 		grep "^$sec\." "$old" >> "$data"
 	fi
 done
+guest_cpu=''
 vml() { printf '%s/out/%s/vmlinux\n' "$COOL_CACHE" "$1"; }
 
 # boot_tests SCENARIO NAME TESTS: boot, keep the guest KTAP in $out/NAME/.
@@ -114,6 +115,7 @@ boot_tests() {
 		--results-dir "$out/$name" > /dev/null; then
 		die "boot $name failed: see $out/$name/console.log"
 	fi
+	guest_cpu=$(sed -n 's/^cpu=//p' "$out/$name/result")
 }
 
 # text_pair LABEL STOCK COOL: keys text[.LABEL].*; the minimal pair keeps
@@ -154,6 +156,7 @@ if want pathlen; then
 			emit "pathlen.$s.$api=$v"
 		done
 	done
+	emit "pathlen.guest_cpu=$guest_cpu"
 fi
 
 if want irqlat; then
@@ -166,6 +169,7 @@ if want irqlat; then
 			emit "irqlat.$s.$hold.max_ns=$max"
 		done
 	done
+	emit "irqlat.guest_cpu=$guest_cpu"
 fi
 
 if want scaling; then
@@ -185,6 +189,7 @@ if want scaling; then
 			done
 		done
 	done
+	emit "scaling.guest_cpu=$guest_cpu"
 fi
 
 info "bench: raw results in ${out#"$REPO_ROOT"/}/bench.txt"

@@ -45,6 +45,16 @@ section_header() {
 	echo
 	[ -z "$(get "$2.date")" ] ||
 		printf 'Measured %s on series commit %s.\n\n' "$(get "$2.date")" "$(get "$2.series_commit")"
+	case $2 in
+	text) ;;
+	*)
+		case $(get "$2.guest_cpu") in
+		*-hypervisor) printf 'Guest CPU %s: no hypervisor bit, so waiters queue (pending bit, MCS) as on bare metal.\n\n' "\`$(get "$2.guest_cpu")\`" ;;
+		?*) printf 'Guest CPU %s: with the hypervisor bit, waiters of both kernels spin in virt_spin_lock()'"'"'s test-and-set lock.\n\n' "\`$(get "$2.guest_cpu")\`" ;;
+		*) printf 'Guest CPU: QEMU default, with the hypervisor bit: waiters of both kernels spun in virt_spin_lock()'"'"'s test-and-set lock, not the queue (measured before the harness cleared the bit).\n\n' ;;
+		esac
+		;;
+	esac
 }
 
 md=$tmp/results.md
