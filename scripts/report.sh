@@ -162,6 +162,14 @@ md=$tmp/results.md
 		echo "The third kernel, cool with \`cool_irqwait=0\`, separates the call"
 		echo "convention from interrupt-enabled waiting (spin_lock_irq uses irqsave)."
 		echo
+		echo "When the guest queues (no hypervisor bit) and has more busy vCPUs than"
+		echo "the host has cores, a fair queue hands the lock to vCPUs the host has"
+		echo "descheduled, and every kernel that queues pays for it (lock-waiter"
+		echo "preemption). A cool waiter with interrupts on does not queue and takes"
+		echo "the lock whenever it runs, as virt_spin_lock() does in guests: large"
+		echo "spin_lock_irq ratios at 4 and 8 vCPUs measure that, not a faster lock."
+		echo "This host cannot tell what it is on bare metal."
+		echo
 		echo "| vCPUs | spin_lock stock | spin_lock cool | ratio | spin_lock_irq stock | spin_lock_irq cool | ratio | spin_lock_irq cool, cool_irqwait=0 | ratio |"
 		echo "|---|---|---|---|---|---|---|---|---|"
 		sed -n 's/^scaling\.stock\.spin_lock\.\([0-9]*\)=.*/\1/p' "$d" > "$tmp/smps"
