@@ -93,7 +93,8 @@ for s in $scenarios; do
 	done
 	# locktorture prints no hotplug counts; the console has every offline
 	off=$(grep -c 'is now offline' "$out/$s/console.log" 2>/dev/null || true)
-	echo "| $s | all (CPU hotplug) | - | ${off:-0} CPU offlines | - | $commit |" >> "$rows"
+	cpu=$(sed -n 's/^cpu=//p' "$out/$s/result" 2>/dev/null)
+	echo "| $s | all (CPU hotplug; guest CPU ${cpu:-?}) | - | ${off:-0} CPU offlines | - | $commit |" >> "$rows"
 	if [ "$rc" != 0 ]; then
 		failed=1
 		echo "| $s | boot | - | - | $(sed -n 's/^verdict=//p' "$out/$s/result" 2>/dev/null || echo "rc $rc") | $commit |" >> "$rows"
@@ -110,7 +111,8 @@ done
 	echo "(0 = off), QEMU TCG. A row only says PASS if that run's guest reported it."
 	echo "Acquisitions count work done, not throughput: runs of different scenarios"
 	echo "ran one after the other, with random long holds and CPU hotplug (make bench"
-	echo "compares throughput)."
+	echo "compares throughput). A guest CPU without the hypervisor bit (\`-hypervisor\`)"
+	echo "makes waiters queue as on bare metal; with it they spin in virt_spin_lock()."
 	echo "Raw logs: \`${out#"$REPO_ROOT"/}\` (not committed)."
 	echo
 	echo "| scenario | type | write acquisitions | hotplug ops | verdict | series commit |"
