@@ -44,7 +44,7 @@ while [ $# -gt 0 ]; do
 	--results-dir) [ $# -ge 2 ] || usage_error "--results-dir needs a value"; resdir=$2; shift ;;
 	--results-dir=*) resdir=${1#*=} ;;
 	--dry-run) dry_run=1 ;;
-	-h | --help) sed -n '2,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) show_help; exit 0 ;;
 	*) usage_error "unknown option $1" ;;
 	esac
 	shift
@@ -56,8 +56,6 @@ case $TIMEOUT in '' | *[!0-9]* | 0) usage_error "--timeout wants a positive numb
 [ -n "$resdir" ] || resdir=$(default_results_dir "$SCENARIO$([ "$shell" = 1 ] && echo -shell)")
 kernel=$OUT/arch/x86/boot/bzImage
 
-append="console=ttyS0 panic=-1${BOOT_ARGS:+ $BOOT_ARGS}"
-
 # cpu_model ACCEL: QEMU's -cpu value: the default model of the binary (host
 # under KVM), without the CPUID hypervisor bit unless HYPERVISOR=1.
 cpu_model() {
@@ -67,6 +65,8 @@ cpu_model() {
 	[ "$HYPERVISOR" = 1 ] || m="$m,-hypervisor"
 	echo "$m"
 }
+
+append="console=ttyS0 panic=-1${BOOT_ARGS:+ $BOOT_ARGS}"
 [ "$shell" = 0 ] || append="$append cool.shell=1"
 
 if [ "$dry_run" = 1 ]; then
