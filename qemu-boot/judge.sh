@@ -25,7 +25,7 @@ set -u
 scope=${COOL_KCSAN_SCOPE:-} log=''
 while [ $# -gt 0 ]; do
 	case $1 in
-	-h | --help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) show_help; exit 0 ;;
 	--kcsan-scope) [ $# -ge 2 ] || usage_error "--kcsan-scope needs a value"; scope=$2; shift ;;
 	--kcsan-scope=*) scope=${1#*=} ;;
 	-*) usage_error "unknown option $1" ;;

@@ -10,7 +10,7 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 dry_run=0
 case ${1:-} in
--h | --help) sed -n '2,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+-h | --help) show_help; exit 0 ;;
 --dry-run) dry_run=1 ;;
 '') ;;
 *) usage_error "unknown option $1" ;;

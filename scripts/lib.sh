@@ -43,6 +43,9 @@ die_rc() {
 	exit "$rc"
 }
 usage_error() { die_rc "$E_USAGE" "$1" "run '$PROG --help' for usage"; }
+# show_help: print the calling script's --help, its header comment (line 2
+# up to its 'set -' line) without the '# '.
+show_help() { sed -n '2,/^set -/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
 
 # require_tool TOOL PACKAGE
 require_tool() {

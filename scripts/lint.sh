@@ -9,7 +9,7 @@ set -eu
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 case ${1:-} in
--h | --help) sed -n '2,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+-h | --help) show_help; exit 0 ;;
 '') ;;
 *) usage_error "unknown option $1" ;;
 esac

@@ -31,7 +31,7 @@ while [ $# -gt 0 ]; do
 	--out) out=${2:?--out needs a value}; shift ;;
 	--no-b4) use_b4=0 ;;
 	--dry-run) dry_run=1 ;;
-	-h | --help) sed -n '2,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) show_help; exit 0 ;;
 	*) usage_error "unknown option $1" ;;
 	esac
 	shift

@@ -19,7 +19,7 @@ dry_run=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--dry-run) dry_run=1 ;;
-	-h | --help) sed -n '2,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) show_help; exit 0 ;;
 	*) usage_error "unknown option $1" ;;
 	esac
 	shift

@@ -12,7 +12,7 @@ set -u
 # shellcheck source=../../scripts/lib.sh
 . "$(dirname "$0")/../../scripts/lib.sh"
 case ${1:-} in
--h | --help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+-h | --help) show_help; exit 0 ;;
 '') ;;
 *) usage_error "unknown option $1" ;;
 esac
