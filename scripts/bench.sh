@@ -1,13 +1,18 @@
 #!/bin/bash
 # bench.sh - 'make bench': measure COOL against stock, write docs/results.md.
 #
-# Usage: scripts/bench.sh [--only LIST] [--smp-list 'N ...'] [--torture-secs S]
-#                         [--defconfig] [--out DIR] [--no-build] [--dry-run] [--help]
-#   --only LIST        comma-separated subset of: text,pathlen,irqlat,scaling
-#                      (default: all four). The sections left out keep
-#                      their numbers from docs/data/bench.txt, each with the
-#                      date and series commit of the run that measured it.
-#   --smp-list 'N ..'  vCPU counts of the scaling runs (default '1 2 4 8')
+# Usage: scripts/bench.sh [--only LIST] [--smp-list 'N ...'] [--icount-smp-list 'N ...']
+#                         [--torture-secs S] [--defconfig] [--out DIR] [--no-build]
+#                         [--dry-run] [--help]
+#   --only LIST        comma-separated subset of: text,pathlen,irqlat,scaling,
+#                      throughput (default: all five). The sections left out
+#                      keep their numbers from docs/data/bench.txt, each with
+#                      the date and series commit of the run that measured it.
+#   --smp-list 'N ..'  vCPU counts of the scaling runs, wall-clock locktorture
+#                      under multi-threaded TCG (default '1 2 4 8')
+#   --icount-smp-list 'N ..'
+#                      vCPU counts of the throughput runs, the same locktorture
+#                      in instruction time, -icount shift=0 (default '1 2 4')
 #   --torture-secs S   seconds per locktorture run (default 15; long_hold=0, so
 #                      that random 100 ms holds do not dominate the count)
 #   --defconfig        text: also x86_64_defconfig, stock vs cool (two ~21 min builds
@@ -22,15 +27,17 @@
 # x86_64_defconfig (defconfig-stock/defconfig-cool). Measurements, not tests: nothing here
 # fails on a number. Results: DIR/bench.txt (key=value lines), then
 # scripts/report.sh turns them into docs/results.md, docs/data/ and the plots.
-# Environment: COOL_BENCH_ONLY, COOL_SMP_LIST, COOL_TORTURE_SECS.
+# Environment: COOL_BENCH_ONLY, COOL_SMP_LIST, COOL_ICOUNT_SMP_LIST,
+# COOL_TORTURE_SECS.
 #
 # Exit codes: 0 measured, 1 a build or a boot failed, 5 bad usage.
 set -eu
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-only=${COOL_BENCH_ONLY:-text,pathlen,irqlat,scaling}
+only=${COOL_BENCH_ONLY:-text,pathlen,irqlat,scaling,throughput}
 smp_list=${COOL_SMP_LIST:-1 2 4 8}
+icount_smp_list=${COOL_ICOUNT_SMP_LIST:-1 2 4}
 secs=${COOL_TORTURE_SECS:-15}
 out=''
 build=1 dry_run=0 defconfig=${COOL_BENCH_DEFCONFIG:-0}
@@ -38,6 +45,7 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--only) only=${2:?--only needs a value}; shift ;;
 	--smp-list) smp_list=${2:?--smp-list needs a value}; shift ;;
+	--icount-smp-list) icount_smp_list=${2:?--icount-smp-list needs a value}; shift ;;
 	--torture-secs) secs=${2:?--torture-secs needs a value}; shift ;;
 	--out) out=${2:?--out needs a value}; shift ;;
 	--no-build) build=0 ;;
@@ -67,8 +75,9 @@ if [ "$dry_run" = 1 ]; then
 	[ "$build" = 1 ] && echo "  build scenarios: $builds"
 	want text && echo "  text: size -A and bloat-o-meter of stock vs cool vmlinux, pairs: $text_pairs"
 	want pathlen && echo "  pathlen: boot each with -icount shift=0, 1 vCPU, bench:pathlen"
-	want irqlat && echo "  irqlat: boot each, 4 vCPUs, bench:irqlat (holds 10us, 100us, 1ms)"
-	want scaling && echo "  scaling: locktorture spin_lock and spin_lock_irq, ${secs}s, vCPUs: $smp_list"
+	want irqlat && echo "  irqlat: boot each, 4 vCPUs, bench:irqlat (holds 10us to 10ms), with -icount shift=0 and with multi-threaded TCG"
+	want scaling && echo "  scaling: locktorture spin_lock and spin_lock_irq, ${secs}s, vCPUs: $smp_list (stock, cool, cool cool_irqwait=0)"
+	want throughput && echo "  throughput: the same with -icount shift=0 (instruction time), vCPUs: $icount_smp_list"
 	exit 0
 fi
 
@@ -92,7 +101,7 @@ emit "host=$(nproc) CPUs, $(uname -m)"
 # Every section says which run measured it; a section left out by --only
 # keeps its keys (and that provenance) from the previous docs/data/bench.txt.
 old=$REPO_ROOT/docs/data/bench.txt
-for sec in text pathlen irqlat scaling; do
+for sec in text pathlen irqlat scaling throughput; do
 	if want "$sec"; then
 		emit "$sec.date=$now"
 		emit "$sec.series_commit=$series"
@@ -160,13 +169,20 @@ if want pathlen; then
 fi
 
 if want irqlat; then
-	for s in stock cool; do
-		boot_tests "$s" "irqlat-$s" bench:irqlat
-		sed -n 's/^# bench: irqlat hold_us=\([0-9]*\) runs=[0-9]* median_ns=\([0-9]*\) p90_ns=[0-9]* p99_ns=\([0-9]*\) max_ns=\([0-9]*\).*/\1 \2 \3 \4/p' \
-			"$out/irqlat-$s/ktap.log" | while read -r hold med p99 max; do
-			emit "irqlat.$s.$hold.median_ns=$med"
-			emit "irqlat.$s.$hold.p99_ns=$p99"
-			emit "irqlat.$s.$hold.max_ns=$max"
+	# Two clocks: 'icount' (-icount shift=0, single-threaded TCG, guest time
+	# counts instructions: deterministic, no host scheduling in it) and
+	# 'mttcg' (the usual multi-threaded TCG, wall-clock guest time).
+	for mode in icount mttcg; do
+		for s in stock cool; do
+			ic=0
+			[ "$mode" = mttcg ] || ic=1
+			COOL_ICOUNT=$ic boot_tests "$s" "irqlat-$mode-$s" bench:irqlat
+			sed -n 's/^# bench: irqlat hold_us=\([0-9]*\) runs=[0-9]* median_ns=\([0-9]*\) p90_ns=[0-9]* p99_ns=\([0-9]*\) max_ns=\([0-9]*\).*/\1 \2 \3 \4/p' \
+				"$out/irqlat-$mode-$s/ktap.log" | while read -r hold med p99 max; do
+				emit "irqlat.$mode.$s.$hold.median_ns=$med"
+				emit "irqlat.$mode.$s.$hold.p99_ns=$p99"
+				emit "irqlat.$mode.$s.$hold.max_ns=$max"
+			done
 		done
 	done
 	emit "irqlat.guest_cpu=$guest_cpu"
@@ -190,6 +206,39 @@ if want scaling; then
 		done
 	done
 	emit "scaling.guest_cpu=$guest_cpu"
+fi
+
+if want throughput; then
+	# locktorture in instruction time (-icount shift=0): deterministic, no
+	# host scheduling, so uncontended (1 vCPU) differences of a few percent
+	# are real. Single-threaded TCG runs the vCPUs in turn, so with more than
+	# one a lock holder is descheduled at the end of its slice: contended
+	# numbers still carry that artefact. Each kernel's boot is one host
+	# thread: two at a time.
+	for n in $icount_smp_list; do
+		pids=''
+		for v in stock cool coolnoirqwait; do
+			s=$v args=''
+			[ "$v" = coolnoirqwait ] && s=cool args=cool_irqwait=0
+			COOL_ICOUNT=1 COOL_SMP=$n COOL_BOOT_ARGS=$args boot_tests "$s" "throughput-$v-$n" \
+				"locktorture:spin_lock:$secs:long_hold=0 locktorture:spin_lock_irq:$secs:long_hold=0" &
+			pids="$pids $!"
+			if [ "$v" = cool ]; then
+				for p in $pids; do wait "$p" || die "a throughput boot failed: see $out/throughput-*-$n/"; done
+				pids=''
+			fi
+		done
+		for p in $pids; do wait "$p" || die "a throughput boot failed: see $out/throughput-*-$n/"; done
+		for v in stock cool coolnoirqwait; do
+			for t in spin_lock spin_lock_irq; do
+				w=$(sed -n "s/^# locktorture\.$t: Writes: Total: \([0-9]*\) .*/\1/p" \
+					"$out/throughput-$v-$n/ktap.log" | tail -1)
+				emit "throughput.$v.$t.$n=${w:-0}"
+			done
+		done
+	done
+	emit "throughput.secs=$secs"
+	emit "throughput.guest_cpu=$(sed -n 's/^cpu=//p' "$out/throughput-cool-${icount_smp_list##* }/result")"
 fi
 
 info "bench: raw results in ${out#"$REPO_ROOT"/}/bench.txt"
