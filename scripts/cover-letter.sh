@@ -93,17 +93,31 @@ numbers() {
 		echo "$(ratio "$(get irqlat.mttcg.stock.1000.max_ns)" "$(get irqlat.mttcg.cool.1000.max_ns)")x lower ($(get irqlat.mttcg.stock.1000.max_ns) -> $(get irqlat.mttcg.cool.1000.max_ns) ns); both kernels' worst cases there"
 		echo "include host scheduling outliers of a few ms."
 	fi
+	# locktorture write acquisitions, cool/stock, of bench.sh section $1
+	torture_ratios() {
+		printf '  %-6s %10s %14s %24s\n' vCPUs spin_lock spin_lock_irq "spin_lock_irq irqwait=0"
+		sed -n "s/^$1\\.stock\\.spin_lock\\.\\([0-9]*\\)=.*/\\1/p" "$data" | while read -r n; do
+			printf '  %-6s %10s %14s %24s\n' "$n" \
+				"$(ratio "$(get "$1.cool.spin_lock.$n")" "$(get "$1.stock.spin_lock.$n")")" \
+				"$(ratio "$(get "$1.cool.spin_lock_irq.$n")" "$(get "$1.stock.spin_lock_irq.$n")")" \
+				"$(ratio "$(get "$1.coolnoirqwait.spin_lock_irq.$n")" "$(get "$1.stock.spin_lock_irq.$n")")"
+		done
+	}
+	if grep -q '^throughput\.' "$data"; then
+		echo
+		echo "locktorture write acquisitions, cool/stock, same duration, in"
+		echo "instruction time (-icount shift=0; 1 vCPU is uncontended):"
+		measured throughput
+		echo
+		torture_ratios throughput
+	fi
 	if grep -q '^scaling\.' "$data"; then
 		echo
-		echo "locktorture write acquisitions, cool/stock, same duration:"
+		echo "The same in wall-clock time (multi-threaded TCG; single runs that"
+		echo "move by ~10% between boots of one kernel):"
 		measured scaling
 		echo
-		printf '  %-6s %10s %14s\n' vCPUs spin_lock spin_lock_irq
-		sed -n 's/^scaling\.stock\.spin_lock\.\([0-9]*\)=.*/\1/p' "$data" | while read -r n; do
-			printf '  %-6s %10s %14s\n' "$n" \
-				"$(ratio "$(get "scaling.cool.spin_lock.$n")" "$(get "scaling.stock.spin_lock.$n")")" \
-				"$(ratio "$(get "scaling.cool.spin_lock_irq.$n")" "$(get "scaling.stock.spin_lock_irq.$n")")"
-		done
+		torture_ratios scaling
 	fi
 }
 
