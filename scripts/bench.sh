@@ -5,7 +5,7 @@
 #                         [--torture-secs S] [--defconfig] [--out DIR] [--no-build]
 #                         [--dry-run] [--help]
 #   --only LIST        comma-separated subset of: text,pathlen,irqlat,scaling,
-#                      throughput (default: all five). The sections left out
+#                      throughput,irqwait (default: all six). The sections left out
 #                      keep their numbers from docs/data/bench.txt, each with
 #                      the date and series commit of the run that measured it.
 #   --smp-list 'N ..'  vCPU counts of the scaling runs, wall-clock locktorture
@@ -13,6 +13,9 @@
 #   --icount-smp-list 'N ..'
 #                      vCPU counts of the throughput runs, the same locktorture
 #                      in instruction time, -icount shift=0 (default '1 2 4')
+#   --irqwait-list 'N ..'
+#                      cool_irqwait= values of the irqwait runs: irq_starve
+#                      in instruction time (default '0 1 2 4 8 16')
 #   --torture-secs S   seconds per locktorture run (default 15; long_hold=0, so
 #                      that random 100 ms holds do not dominate the count)
 #   --defconfig        text: also x86_64_defconfig, stock vs cool (two ~21 min builds
@@ -28,16 +31,17 @@
 # fails on a number. Results: DIR/bench.txt (key=value lines), then
 # scripts/report.sh turns them into docs/results.md, docs/data/ and the plots.
 # Environment: COOL_BENCH_ONLY, COOL_SMP_LIST, COOL_ICOUNT_SMP_LIST,
-# COOL_TORTURE_SECS.
+# COOL_IRQWAIT_LIST, COOL_TORTURE_SECS.
 #
 # Exit codes: 0 measured, 1 a build or a boot failed, 5 bad usage.
 set -eu
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-only=${COOL_BENCH_ONLY:-text,pathlen,irqlat,scaling,throughput}
+only=${COOL_BENCH_ONLY:-text,pathlen,irqlat,scaling,throughput,irqwait}
 smp_list=${COOL_SMP_LIST:-1 2 4 8}
 icount_smp_list=${COOL_ICOUNT_SMP_LIST:-1 2 4}
+irqwait_list=${COOL_IRQWAIT_LIST:-0 1 2 4 8 16}
 secs=${COOL_TORTURE_SECS:-15}
 out=''
 build=1 dry_run=0 defconfig=${COOL_BENCH_DEFCONFIG:-0}
@@ -46,6 +50,7 @@ while [ $# -gt 0 ]; do
 	--only) only=${2:?--only needs a value}; shift ;;
 	--smp-list) smp_list=${2:?--smp-list needs a value}; shift ;;
 	--icount-smp-list) icount_smp_list=${2:?--icount-smp-list needs a value}; shift ;;
+	--irqwait-list) irqwait_list=${2:?--irqwait-list needs a value}; shift ;;
 	--torture-secs) secs=${2:?--torture-secs needs a value}; shift ;;
 	--out) out=${2:?--out needs a value}; shift ;;
 	--no-build) build=0 ;;
@@ -78,6 +83,7 @@ if [ "$dry_run" = 1 ]; then
 	want irqlat && echo "  irqlat: boot each, 4 vCPUs, bench:irqlat (holds 10us to 10ms), with -icount shift=0 and with multi-threaded TCG"
 	want scaling && echo "  scaling: locktorture spin_lock and spin_lock_irq, ${secs}s, vCPUs: $smp_list (stock, cool, cool cool_irqwait=0)"
 	want throughput && echo "  throughput: the same with -icount shift=0 (instruction time), vCPUs: $icount_smp_list"
+	want irqwait && echo "  irqwait: selftest:irq_starve with -icount shift=0 at cool_irqwait= $irqwait_list"
 	exit 0
 fi
 
@@ -101,7 +107,7 @@ emit "host=$(nproc) CPUs, $(uname -m)"
 # Every section says which run measured it; a section left out by --only
 # keeps its keys (and that provenance) from the previous docs/data/bench.txt.
 old=$REPO_ROOT/docs/data/bench.txt
-for sec in text pathlen irqlat scaling throughput; do
+for sec in text pathlen irqlat scaling throughput irqwait; do
 	if want "$sec"; then
 		emit "$sec.date=$now"
 		emit "$sec.series_commit=$series"
@@ -125,6 +131,21 @@ boot_tests() {
 		die "boot $name failed: see $out/$name/console.log"
 	fi
 	guest_cpu=$(sed -n 's/^cpu=//p' "$out/$name/result")
+}
+
+# bg CMD...: run a boot of a single-threaded (-icount) guest in the
+# background, two at a time (one per host core); bg_wait: wait for them.
+# Instruction-time results do not depend on the host's load.
+bg_pids='' bg_running=0
+bg_wait() {
+	local p
+	for p in $bg_pids; do wait "$p" || die "a boot failed: see the console.log files in $out/"; done
+	bg_pids='' bg_running=0
+}
+bg() {
+	"$@" &
+	bg_pids="$bg_pids $!" bg_running=$((bg_running + 1))
+	[ "$bg_running" -lt 2 ] || bg_wait
 }
 
 # text_pair LABEL STOCK COOL: keys text[.LABEL].*; the minimal pair keeps
@@ -213,22 +234,17 @@ if want throughput; then
 	# host scheduling, so uncontended (1 vCPU) differences of a few percent
 	# are real. Single-threaded TCG runs the vCPUs in turn, so with more than
 	# one a lock holder is descheduled at the end of its slice: contended
-	# numbers still carry that artefact. Each kernel's boot is one host
-	# thread: two at a time.
+	# numbers still carry that artefact.
 	for n in $icount_smp_list; do
-		pids=''
 		for v in stock cool coolnoirqwait; do
 			s=$v args=''
 			[ "$v" = coolnoirqwait ] && s=cool args=cool_irqwait=0
-			COOL_ICOUNT=1 COOL_SMP=$n COOL_BOOT_ARGS=$args boot_tests "$s" "throughput-$v-$n" \
-				"locktorture:spin_lock:$secs:long_hold=0 locktorture:spin_lock_irq:$secs:long_hold=0" &
-			pids="$pids $!"
-			if [ "$v" = cool ]; then
-				for p in $pids; do wait "$p" || die "a throughput boot failed: see $out/throughput-*-$n/"; done
-				pids=''
-			fi
+			COOL_ICOUNT=1 COOL_SMP=$n COOL_BOOT_ARGS=$args bg boot_tests "$s" "throughput-$v-$n" \
+				"locktorture:spin_lock:$secs:long_hold=0 locktorture:spin_lock_irq:$secs:long_hold=0"
 		done
-		for p in $pids; do wait "$p" || die "a throughput boot failed: see $out/throughput-*-$n/"; done
+	done
+	bg_wait
+	for n in $icount_smp_list; do
 		for v in stock cool coolnoirqwait; do
 			for t in spin_lock spin_lock_irq; do
 				w=$(sed -n "s/^# locktorture\.$t: Writes: Total: \([0-9]*\) .*/\1/p" \
@@ -239,6 +255,37 @@ if want throughput; then
 	done
 	emit "throughput.secs=$secs"
 	emit "throughput.guest_cpu=$(sed -n 's/^cpu=//p' "$out/throughput-cool-${icount_smp_list##* }/result")"
+fi
+
+if want irqwait; then
+	# The irqwait bound, cool_irqwait=N, against fairness: irq_starve in
+	# instruction time (-icount shift=0) at each N; 0 turns the feature off.
+	# Pass 1: three other CPUs relock back to back, the interrupt-enabled
+	# irqsave waiter against a queued spin_lock() waiter in the same boot.
+	# Pass 2: a single relocking CPU.
+	for b in $irqwait_list; do
+		COOL_ICOUNT=1 COOL_BOOT_ARGS=cool_irqwait=$b bg boot_tests cool "irqwait-$b" selftest:irq_starve
+	done
+	bg_wait
+	for b in $irqwait_list; do
+		# irq_starve: cpus=4 irqwait=4 spin_lock_irqsave(irqs on): n=.. max_ns=.. mean_ns=.. spin_lock(queued): n=.. max_ns=.. mean_ns=.. others=..
+		sed -n 's/^# irq_starve: cpus=[0-9]* irqwait=[0-9]* spin_lock_irqsave(irqs on): n=\([0-9]*\) max_ns=\([0-9]*\) mean_ns=\([0-9]*\) spin_lock(queued): n=\([0-9]*\) max_ns=\([0-9]*\) mean_ns=\([0-9]*\).*/\1 \2 \3 \4 \5 \6/p' \
+			"$out/irqwait-$b/ktap.log" | while read -r n1 m1 a1 n2 m2 a2; do
+			emit "irqwait.$b.irqsave.n=$n1"
+			emit "irqwait.$b.irqsave.max_ns=$m1"
+			emit "irqwait.$b.irqsave.mean_ns=$a1"
+			emit "irqwait.$b.queued.n=$n2"
+			emit "irqwait.$b.queued.max_ns=$m2"
+			emit "irqwait.$b.queued.mean_ns=$a2"
+		done
+		sed -n 's/^# irq_starve: one relocking CPU: spin_lock_irqsave(irqs on): n=\([0-9]*\) max_ns=\([0-9]*\) mean_ns=\([0-9]*\).*/\1 \2 \3/p' \
+			"$out/irqwait-$b/ktap.log" | while read -r n1 m1 a1; do
+			emit "irqwait.$b.relock.n=$n1"
+			emit "irqwait.$b.relock.max_ns=$m1"
+			emit "irqwait.$b.relock.mean_ns=$a1"
+		done
+	done
+	emit "irqwait.guest_cpu=$(sed -n 's/^cpu=//p' "$out/irqwait-${irqwait_list##* }/result")"
 fi
 
 info "bench: raw results in ${out#"$REPO_ROOT"/}/bench.txt"
