@@ -133,6 +133,19 @@ boot_tests() {
 	guest_cpu=$(sed -n 's/^cpu=//p' "$out/$name/result")
 }
 
+# torture_emit SEC N: the locktorture write totals of section SEC's boots
+# at N vCPUs ($out/SEC-KERNEL-N/ktap.log) as keys SEC.KERNEL.TYPE.N.
+torture_emit() {
+	local sec=$1 n=$2 v t w
+	for v in stock cool coolnoirqwait; do
+		for t in spin_lock spin_lock_irq; do
+			w=$(sed -n "s/^# locktorture\.$t: Writes: Total: \([0-9]*\) .*/\1/p" \
+				"$out/$sec-$v-$n/ktap.log" | tail -1)
+			emit "$sec.$v.$t.$n=${w:-0}"
+		done
+	done
+}
+
 # bg CMD...: run a boot of a single-threaded (-icount) guest in the
 # background, two at a time (one per host core); bg_wait: wait for them.
 # Instruction-time results do not depend on the host's load.
@@ -219,12 +232,8 @@ if want scaling; then
 			[ "$v" = coolnoirqwait ] && s=cool args=cool_irqwait=0
 			COOL_SMP=$n COOL_BOOT_ARGS=$args boot_tests "$s" "scaling-$v-$n" \
 				"locktorture:spin_lock:$secs:long_hold=0 locktorture:spin_lock_irq:$secs:long_hold=0"
-			for t in spin_lock spin_lock_irq; do
-				w=$(sed -n "s/^# locktorture\.$t: Writes: Total: \([0-9]*\) .*/\1/p" \
-					"$out/scaling-$v-$n/ktap.log" | tail -1)
-				emit "scaling.$v.$t.$n=${w:-0}"
-			done
 		done
+		torture_emit scaling "$n"
 	done
 	emit "scaling.guest_cpu=$guest_cpu"
 fi
@@ -245,13 +254,7 @@ if want throughput; then
 	done
 	bg_wait
 	for n in $icount_smp_list; do
-		for v in stock cool coolnoirqwait; do
-			for t in spin_lock spin_lock_irq; do
-				w=$(sed -n "s/^# locktorture\.$t: Writes: Total: \([0-9]*\) .*/\1/p" \
-					"$out/throughput-$v-$n/ktap.log" | tail -1)
-				emit "throughput.$v.$t.$n=${w:-0}"
-			done
-		done
+		torture_emit throughput "$n"
 	done
 	emit "throughput.secs=$secs"
 	emit "throughput.guest_cpu=$(sed -n 's/^cpu=//p' "$out/throughput-cool-${icount_smp_list##* }/result")"
