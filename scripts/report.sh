@@ -74,6 +74,27 @@ torture_table() {
 	echo
 }
 
+# irqlat_table MODE: one clock's table; MODE.dat gets hold, stock max, cool max
+irqlat_table() {
+	local m=$1 h sm cm smed cmed
+	echo "| hold | stock median | stock p99 | stock max | cool median | cool p99 | cool max | stock/cool (median) | stock/cool (max) |"
+	echo "|---|---|---|---|---|---|---|---|---|"
+	sed -n "s/^irqlat\\.$m\\.stock\\.\\([0-9]*\\)\\.max_ns=.*/\\1/p" "$d" > "$tmp/holds"
+	while read -r h; do
+		sm=$(get "irqlat.$m.stock.$h.max_ns") cm=$(get "irqlat.$m.cool.$h.max_ns")
+		smed=$(get "irqlat.$m.stock.$h.median_ns") cmed=$(get "irqlat.$m.cool.$h.median_ns")
+		echo "| $h us | $smed ns | $(get "irqlat.$m.stock.$h.p99_ns") ns | $sm ns | $cmed ns | $(get "irqlat.$m.cool.$h.p99_ns") ns | $cm ns | $(ratio "$smed" "$cmed") | $(ratio "$sm" "$cm") |"
+		echo "$h $sm $cm" >> "$tmp/irqlat-$m.dat"
+	done < "$tmp/holds"
+	echo
+}
+
+# spread KEY1 KEY2: how far two counts of the same code differ, in percent
+spread() {
+	awk -v a="$(get "$1")" -v b="$(get "$2")" \
+		'BEGIN { if (a > 0 && b > 0) printf "%.2f", (a > b ? a - b : b - a) * 100 / (a < b ? a : b) }'
+}
+
 md=$tmp/results.md
 {
 	echo "# Results"
@@ -140,20 +161,6 @@ md=$tmp/results.md
 	fi
 	echo
 	section_header "Interrupt latency while waiting for an irqsave lock" irqlat
-	# irqlat_table MODE: one clock's table; MODE.dat gets hold, stock max, cool max
-	irqlat_table() {
-		local m=$1 h sm cm smed cmed
-		echo "| hold | stock median | stock p99 | stock max | cool median | cool p99 | cool max | stock/cool (median) | stock/cool (max) |"
-		echo "|---|---|---|---|---|---|---|---|---|"
-		sed -n "s/^irqlat\\.$m\\.stock\\.\\([0-9]*\\)\\.max_ns=.*/\\1/p" "$d" > "$tmp/holds"
-		while read -r h; do
-			sm=$(get "irqlat.$m.stock.$h.max_ns") cm=$(get "irqlat.$m.cool.$h.max_ns")
-			smed=$(get "irqlat.$m.stock.$h.median_ns") cmed=$(get "irqlat.$m.cool.$h.median_ns")
-			echo "| $h us | $smed ns | $(get "irqlat.$m.stock.$h.p99_ns") ns | $sm ns | $cmed ns | $(get "irqlat.$m.cool.$h.p99_ns") ns | $cm ns | $(ratio "$smed" "$cmed") | $(ratio "$sm" "$cm") |"
-			echo "$h $sm $cm" >> "$tmp/irqlat-$m.dat"
-		done < "$tmp/holds"
-		echo
-	}
 	if grep -q '^irqlat\.icount\.' "$d"; then
 		echo "IPI latency on a CPU that waits in spin_lock_irqsave() with interrupts"
 		echo "enabled at the call, for a lock another CPU holds for the given time,"
@@ -215,10 +222,11 @@ md=$tmp/results.md
 	section_header "Uncontended and contended throughput in instruction time" throughput
 	if grep -q '^throughput\.' "$d"; then
 		echo "The locktorture runs of the previous section, $(get throughput.secs)s each, under QEMU"
-		echo "\`-icount shift=0\`: guest time counts instructions, so the counts are"
-		echo "deterministic enough to compare (two boots of one kernel, in a check"
-		echo "outside this run, differed by 0.3% at 1 vCPU and by up to 2% at 4) and"
-		echo "host scheduling is not in them. At 1 vCPU the lock is uncontended and"
+		echo "\`-icount shift=0\`: guest time counts instructions and host scheduling"
+		echo "is not in the counts. At 1 vCPU, cool and cool with \`cool_irqwait=0\`"
+		echo "run the same code (nothing contends); their counts differ by"
+		echo "$(spread throughput.cool.spin_lock.1 throughput.coolnoirqwait.spin_lock.1)% for spin_lock and $(spread throughput.cool.spin_lock_irq.1 throughput.coolnoirqwait.spin_lock_irq.1)% for spin_lock_irq, the noise"
+		echo "of this clock between two boots. At 1 vCPU the lock is uncontended and"
 		echo "the ratio is the cost of the lock path. With more vCPUs, single-threaded"
 		echo "TCG runs them in turn and a lock holder or queued waiter waits for its"
 		echo "next slice; a cool waiter with interrupts on does not queue, so it"
