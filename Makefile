@@ -1,42 +1,55 @@
 # cool-spinlock: thin wrapper, every target calls one script.  'make help'.
+# Every target that builds, boots or checks runs 'setup' first: it checks
+# (and as root installs) every package before any work starts.
 SCENARIO ?= cool
 TESTS ?=
 JOBS ?=
 COOL_CACHE ?= $(HOME)/.cache/cool-spinlock
 export COOL_CACHE JOBS
 
+# What CI runs (make test) and what it cannot fit in its 90 minutes (make matrix).
+TEST_SCENARIOS = stock,cool,cool-tas,dyn-none,i386,preempt-none,kasan,hardening,hang
+MATRIX_SCENARIOS = preempt-voluntary,preempt-full,dyn-full,framepointer,noibt,debian,lockdep,kcsan,sweep-guess,sweep-fp,cool8,nopvspin
+
 RUN_OPTS = $(if $(TESTS),--tests '$(TESTS)')
 
-.PHONY: all test lint host-test tree series config kernel boot check check-bisect bench soak send series-export clean help
-all:
+.PHONY: all test matrix setup lint host-test tree series config kernel boot check check-bisect bench soak send series-export clean help
+all: setup
 	selftests/run.sh --scenario $(SCENARIO) $(RUN_OPTS)
-test: lint host-test
-	selftests/run.sh --scenario stock,cool,cool-tas,i386,lockdep,hardening,kcsan,hang $(RUN_OPTS)
+test: setup lint host-test
+	selftests/run.sh --scenario $(TEST_SCENARIOS) $(RUN_OPTS)
+matrix: setup
+	selftests/run.sh --scenario $(MATRIX_SCENARIOS) $(RUN_OPTS)
+setup:
+	scripts/setup.sh
 lint:
 	scripts/lint.sh
 host-test:
 	selftests/host/judge-test.sh
-tree:
-	scripts/tree.sh
-series:
+tree: setup
+series: setup
 	scripts/series.sh
-config:
+config: setup
 	scripts/config.sh --scenario $(SCENARIO)
-kernel:
+kernel: setup
 	scripts/build.sh --scenario $(SCENARIO)
 boot: kernel
 	qemu-boot/boot.sh --scenario $(SCENARIO) --shell $(RUN_OPTS)
 check:
+	scripts/setup.sh --for check
 	scripts/check.sh
 check-bisect:
+	scripts/setup.sh --for check
 	scripts/check.sh --only apply,bisect
 bench:
+	scripts/setup.sh --for bench
 	scripts/bench.sh
-soak:
+soak: setup
 	scripts/soak.sh
 send:
+	scripts/setup.sh --for send
 	scripts/send.sh
-series-export:
+series-export: setup
 	scripts/series-export.sh
 clean:
 	scripts/clean.sh

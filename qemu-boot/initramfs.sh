@@ -53,21 +53,8 @@ busybox_for_arch() {
 		echo /bin/busybox
 		return
 	fi
-	local bb=$COOL_CACHE/i386/busybox tmp
-	if [ ! -x "$bb" ]; then
-		[ "$(id -u)" = 0 ] || die "no 32-bit busybox in $bb" \
-			"as root: dpkg --add-architecture i386 && apt-get update && apt-get download busybox-static:i386 && dpkg -x busybox-static_*.deb x && cp x/bin/busybox $bb"
-		info "fetching busybox-static:i386 into $COOL_CACHE/i386/"
-		dpkg --print-foreign-architectures | grep -qx i386 || dpkg --add-architecture i386
-		apt-get update >&2
-		tmp=$(mktemp -d)
-		chmod 755 "$tmp" # apt-get download runs as _apt
-		(cd "$tmp" && apt-get download busybox-static:i386 >&2 && dpkg -x busybox-static_*_i386.deb x) ||
-			{ rm -rf "$tmp"; die "could not fetch busybox-static:i386"; }
-		mkdir -p "$COOL_CACHE/i386"
-		cp "$tmp/x/bin/busybox" "$bb"
-		rm -rf "$tmp"
-	fi
+	local bb=$COOL_CACHE/i386/busybox
+	[ -x "$bb" ] || die "no 32-bit busybox in $bb" "run make setup (scripts/setup.sh), which fetches busybox-static:i386"
 	echo "$bb"
 }
 file_is_static() { ! LC_ALL=C readelf -l "$1" 2>/dev/null | grep -q 'INTERP'; }

@@ -10,8 +10,12 @@ set -eu
 cat <<'TXT'
 cool-spinlock harness.  Targets:
   make [all]          build + boot + test the SCENARIO (default cool), print the verdict
-  make test           what CI checks: lint, host-test, then scenarios stock, cool, cool-tas, i386,
-                      lockdep, hardening, kcsan, hang
+  make setup          check every package (and the tree, the i386 busybox); as root install
+                      what is missing, else print the apt-get line and exit 6
+  make test           what CI checks: lint, host-test, then the scenarios of TEST_SCENARIOS
+                      (stock cool cool-tas dyn-none i386 preempt-none kasan hardening hang)
+  make matrix         the configurations make test has no time for (MATRIX_SCENARIOS: static
+                      preemption models, frame pointers, IBT off, Debian's config, lockdep, KCSAN, sweeps)
   make tree           unpack Debian's linux-source-6.12 as a git repo (no-op when present)
   make series         branch 'cool' = base tag + patches/*.patch (no-op when unchanged)
   make config         configure SCENARIO and check every requested option stuck

@@ -1,0 +1,99 @@
+#!/bin/bash
+# setup.sh - check, and as root install, everything the harness needs, before
+# any build starts.  Every make target that builds, boots or checks runs it
+# first (make setup), and so does .ci/run.  Fast no-op when all is there.
+#
+# Usage: scripts/setup.sh [--for WHAT] [--dry-run] [--help]
+#   --for WHAT   run|check|bench|send|all: which package set (default run;
+#                env COOL_SETUP_FOR).  run = build + boot + test (make, make
+#                test); check adds checkpatch's python modules and b4; bench
+#                adds gnuplot; send adds b4; all is everything.
+#   --dry-run    print what is missing and the apt-get command, change nothing
+#
+# Also: the pristine tree (scripts/tree.sh) and the i386 busybox
+# (busybox-static:i386, unpacked into $COOL_CACHE/i386/) when the run set asks.
+# One apt-get update per call, only when something is missing.
+#
+# Exit codes: 0 everything present, 1 installing failed, 6 packages missing
+# and not root (one line with the exact apt-get command on stderr), 5 bad usage.
+set -eu
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+what=${COOL_SETUP_FOR:-run} dry_run=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	--for) [ $# -ge 2 ] || usage_error "--for needs a value"; what=$2; shift ;;
+	--for=*) what=${1#*=} ;;
+	--dry-run) dry_run=1 ;;
+	-h | --help) show_help; exit 0 ;;
+	*) usage_error "unknown option $1" ;;
+	esac
+	shift
+done
+
+# The packages, by use.  linux-config-6.12: the 'debian' scenario's config.
+run_pkgs=(linux-source-6.12 linux-config-6.12 qemu-system-x86 busybox-static ccache
+	gcc make flex bison libelf-dev libssl-dev bc cpio xz-utils kmod perl python3
+	git rsync shellcheck)
+check_pkgs=(python3-ply python3-git b4)
+bench_pkgs=(gnuplot-nox)
+case $what in
+run) pkgs=("${run_pkgs[@]}") ;;
+check | send) pkgs=("${run_pkgs[@]}" "${check_pkgs[@]}") ;;
+bench) pkgs=("${run_pkgs[@]}" "${bench_pkgs[@]}") ;;
+all) pkgs=("${run_pkgs[@]}" "${check_pkgs[@]}" "${bench_pkgs[@]}") ;;
+*) usage_error "--for wants run, check, bench, send or all, got '$what'" ;;
+esac
+
+missing=()
+for p in "${pkgs[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+i386_bb=$COOL_CACHE/i386/busybox
+
+if [ "$dry_run" = 1 ]; then
+	if [ "${#missing[@]}" -gt 0 ]; then
+		echo "setup: apt-get update && apt-get install -y --no-install-recommends ${missing[*]}"
+	else
+		echo "setup: all ${#pkgs[@]} packages of '$what' installed"
+	fi
+	[ -x "$i386_bb" ] || echo "setup: busybox-static:i386 -> $i386_bb"
+	"$REPO_ROOT/scripts/tree.sh" --dry-run 2>/dev/null || echo "setup: make tree"
+	exit 0
+fi
+
+if [ "${#missing[@]}" -gt 0 ]; then
+	if [ "$(id -u)" != 0 ]; then
+		printf '%s: error: missing packages; as root: apt-get update && apt-get install -y --no-install-recommends %s\n' \
+			"$PROG" "${missing[*]}" >&2
+		exit 6
+	fi
+	info "installing ${missing[*]}"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update >&2 || die "apt-get update failed"
+	apt-get install -y --no-install-recommends "${missing[@]}" >&2 ||
+		die "apt-get install ${missing[*]} failed"
+fi
+
+# The i386 guest's userland: a 32-bit static busybox.
+if [ ! -x "$i386_bb" ]; then
+	if [ "$(id -u)" != 0 ]; then
+		printf '%s: error: no 32-bit busybox; as root: dpkg --add-architecture i386 && apt-get update, then rerun make setup\n' "$PROG" >&2
+		exit 6
+	fi
+	info "fetching busybox-static:i386 into $COOL_CACHE/i386/"
+	if ! dpkg --print-foreign-architectures | grep -qx i386; then
+		dpkg --add-architecture i386
+		apt-get update >&2 || die "apt-get update failed"
+	fi
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
+	chmod 755 "$tmp" # apt-get download runs as _apt
+	(cd "$tmp" && apt-get download busybox-static:i386 >&2 && dpkg -x busybox-static_*_i386.deb x) ||
+		die "could not fetch busybox-static:i386"
+	mkdir -p "$COOL_CACHE/i386"
+	cp "$tmp/x/bin/busybox" "$i386_bb"
+fi
+
+"$REPO_ROOT/scripts/tree.sh"
