@@ -6,7 +6,9 @@
 #   --scenario NAME  qemu-boot/scenarios/NAME.conf (env SCENARIO, default cool)
 #   --force          reconfigure even if the stamp says nothing changed
 #
-# In $COOL_CACHE/out/NAME: make tinyconfig (or defconfig, scenario BASE=),
+# In $COOL_CACHE/out/NAME: make tinyconfig (or defconfig, or for BASE=debian-F
+# Debian's config.amd64_none_F of linux-config-6.12 made built-in-only with
+# make mod2noconfig),
 # scripts/kconfig/merge_config.sh -m the scenario's FRAGMENTS, make
 # olddefconfig, then check: every 'CONFIG_X=val' requested (last fragment wins)
 # must appear exactly in .config, every '# CONFIG_X is not set' must not be set.
@@ -66,7 +68,19 @@ log=$OUT/config.log
 info "configuring $SCENARIO ($BASE + ${#frags[@]} fragment(s)) in $OUT"
 kmake() { make -C "$TREE" O="$OUT" ARCH="$KARCH" "$@" >>"$log" 2>&1; }
 : >"$log"
-kmake "$BASE" || { tail -n 20 "$log" >&2; die "make $BASE failed" "full log: $log"; }
+case $BASE in
+debian-*)
+	# Debian's own config of that flavour, built-in only: make mod2noconfig
+	dcfg=/usr/src/linux-config-6.12/config.amd64_none_${BASE#debian-}.xz
+	[ -r "$dcfg" ] || die "no $dcfg" "run make setup (installs linux-config-6.12)"
+	xz -dc "$dcfg" >"$OUT/.config"
+	kmake olddefconfig || { tail -n 20 "$log" >&2; die "make olddefconfig on $dcfg failed" "full log: $log"; }
+	kmake mod2noconfig || { tail -n 20 "$log" >&2; die "make mod2noconfig failed" "full log: $log"; }
+	;;
+*)
+	kmake "$BASE" || { tail -n 20 "$log" >&2; die "make $BASE failed" "full log: $log"; }
+	;;
+esac
 if [ "${#frags[@]}" -gt 0 ]; then
 	(cd "$OUT" && ARCH=$KARCH "$TREE/scripts/kconfig/merge_config.sh" -m -O "$OUT" "$OUT/.config" "${frags[@]}") >>"$log" 2>&1 ||
 		{ tail -n 20 "$log" >&2; die "merge_config.sh failed" "full log: $log"; }

@@ -126,7 +126,8 @@ load_scenario() {
 	esac
 	case $BASE in
 	tinyconfig | defconfig) ;;
-	*) die_rc "$E_USAGE" "scenario $name: unsupported BASE='$BASE'" "use tinyconfig or defconfig" ;;
+	debian-*) [ "$ARCH" = x86_64 ] || die_rc "$E_USAGE" "scenario $name: BASE=$BASE needs ARCH=x86_64" ;;
+	*) die_rc "$E_USAGE" "scenario $name: unsupported BASE='$BASE'" "use tinyconfig, defconfig or debian-<flavour> (linux-config-6.12)" ;;
 	esac
 	case $TIMEOUT in '' | *[!0-9]*) die_rc "$E_USAGE" "scenario $name: TIMEOUT='$TIMEOUT' is not a number of seconds" ;; esac
 	case " $EXPECT_RC " in *' '*[!0-9\ ]*) die_rc "$E_USAGE" "scenario $name: EXPECT_RC='$EXPECT_RC' is not a list of boot.sh exit codes" ;; esac

@@ -11,6 +11,9 @@
 #                               case passes when the module reports failure;
 #                               irqwait turns cool_irqwait off at run time
 #                               and lets irq_wait expect interrupts serviced
+#   negative:kasan              a spinlock taken in freed memory: the case
+#                               passes when the log has KASAN's
+#                               use-after-free report (KASAN kernels)
 #   negative:queue_irq          a waiter queues with interrupts on: the
 #                               kernel must deadlock (scenario hang expects
 #                               the host to see a hang); if it returns, the
@@ -192,7 +195,16 @@ do_negative() {
 	rmmod test_cool_spinlock 2>/dev/null
 	ktap=$(module_ktap)
 	echo "$ktap" | grep '^# ' | sed 's/^/# control: /' >> "$results"
-	if [ "$what" = queue_irq ]; then
+	if [ "$what" = kasan ]; then
+		# the module only does it; KASAN must say so in the log
+		if grep -q 'BUG: KASAN: .*use-after-free' "$tmp/log"; then
+			diag "$name: $(grep -m1 'BUG: KASAN:' "$tmp/log")"
+			result OK "$name"
+		else
+			diag "$name: insmod rc=$rc; no KASAN use-after-free report for a lock in freed memory"
+			result FAIL "$name"
+		fi
+	elif [ "$what" = queue_irq ]; then
 		# whatever the module says: returning at all means no deadlock
 		diag "$name: the module returned (insmod rc=$rc); the deadlock did not happen"
 		result FAIL "$name"
