@@ -12,8 +12,10 @@
 #   --jobs N         make -j (env JOBS)
 #
 # Stdout: KTAP.  Top level: one test per scenario; inside it the guest's KTAP
-# (selftests/guest/run.sh, read from serial 1) with one extra case
-# 'kernel_log_clean' (qemu-boot/judge.sh on the console log).  A scenario whose
+# (selftests/guest/run.sh, read from serial 1) with three extra cases:
+# 'booted' (COOL-EXIT reached), 'kernel_log_clean' (qemu-boot/judge.sh on the
+# console log), 'build_no_warnings' (skipped when the kernel did not boot: a
+# kernel that never booted passes no case).  A scenario whose
 # build fails has the single case 'build' (or 'config' when options did not stick).  Then a table (scenario, verdict,
 # pass/fail/skip, time, results dir) and the last line
 # 'N passed, N failed, N skipped' over all cases of all scenarios.
@@ -72,13 +74,16 @@ export COOL_RUN_STAMP=$stamp
 : >"$run_dir/ktap.log"
 emit() { printf '%s\n' "$*" | tee -a "$run_dir/ktap.log"; }
 
-# Guest KTAP of one scenario, with kernel_log_clean and build_no_warnings
-# (warnings.txt of this run's build step: compiler and objtool) appended,
-# indented 4. Prints "pass fail skip" counts of the top-level cases on fd 3.
+# Guest KTAP of one scenario, with booted (the guest reached COOL-EXIT),
+# kernel_log_clean and build_no_warnings (warnings.txt of this run's build
+# step: compiler and objtool) appended, indented 4. A kernel that never
+# booted passes nothing: booted fails and build_no_warnings is skipped.
+# Prints "pass fail skip" counts of the top-level cases on fd 3.
 subtest() {
-	local name=$1 dir=$2 judge_ok=$3 nwarn=0
+	local name=$1 dir=$2 judge_ok=$3 nwarn=0 booted=0
 	[ ! -f "$dir/warnings.txt" ] || nwarn=$(wc -l <"$dir/warnings.txt")
-	awk -v name="$name" -v jok="$judge_ok" -v jfile="$dir/judge.txt" -v nwarn="$nwarn" -v wfile="$dir/warnings.txt" '
+	! grep -aq '^COOL-EXIT:' "$dir/console.log" 2>/dev/null || booted=1
+	awk -v name="$name" -v jok="$judge_ok" -v jfile="$dir/judge.txt" -v nwarn="$nwarn" -v wfile="$dir/warnings.txt" -v booted="$booted" '
 		/^COOL-EXIT:/ { next }
 		/^[[:space:]]*(KTAP|TAP) version/ && !started && $0 !~ /^[[:space:]]/ { started = 1; next }
 		/^1\.\.[0-9]+/ && !plan { plan = $0; sub(/^1\.\./, "", plan); plan += 0; next }
@@ -91,13 +96,16 @@ subtest() {
 			n = (plan > maxn) ? plan : maxn
 			print "    KTAP version 1"
 			print "    # Subtest: " name
-			print "    1.." n + 2
+			print "    1.." n + 3
 			for (i = 1; i <= nb; i++) print "    " body[i]
 			while ((getline l < jfile) > 0) print "    # " l
-			if (jok == 1) { print "    ok " n + 1 " kernel_log_clean"; pass++ }
-			else { print "    not ok " n + 1 " kernel_log_clean"; fail++ }
-			if (nwarn == 0) { print "    ok " n + 2 " build_no_warnings"; pass++ }
-			else { print "    # " nwarn " warning line(s) in " wfile; print "    not ok " n + 2 " build_no_warnings"; fail++ }
+			if (booted == 1) { print "    ok " n + 1 " booted"; pass++ }
+			else { print "    not ok " n + 1 " booted # no COOL-EXIT on the console"; fail++ }
+			if (jok == 1) { print "    ok " n + 2 " kernel_log_clean"; pass++ }
+			else { print "    not ok " n + 2 " kernel_log_clean"; fail++ }
+			if (booted != 1) { print "    ok " n + 3 " build_no_warnings # SKIP the kernel did not boot"; skip++ }
+			else if (nwarn == 0) { print "    ok " n + 3 " build_no_warnings"; pass++ }
+			else { print "    # " nwarn " warning line(s) in " wfile; print "    not ok " n + 3 " build_no_warnings"; fail++ }
 			printf "%d %d %d\n", pass, fail, skip > "/dev/fd/3"
 		}' "$dir/ktap.log"
 }
@@ -167,8 +175,8 @@ for s in "${list[@]}"; do
 		else
 			subtest "$s" "$dir" "$judge_ok" 3>"$run_dir/.counts" | tee -a "$run_dir/ktap.log"
 			read -r p fl sk <"$run_dir/.counts"
-			guest_cases=$((guest_cases + p + fl + sk - 2))
-			if [ $((p + fl + sk - 2)) -le 0 ] && [ "$verdict" = PASS ]; then
+			guest_cases=$((guest_cases + p + fl + sk - 3))
+			if [ $((p + fl + sk - 3)) -le 0 ] && [ "$verdict" = PASS ]; then
 				verdict=NO-CASES
 				emit "    # the guest runner reported no test case"
 			fi
