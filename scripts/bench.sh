@@ -14,8 +14,9 @@
 #                      vCPU counts of the throughput runs, the same locktorture
 #                      in instruction time, -icount shift=0 (default '1 2 4')
 #   --irqwait-list 'N ..'
-#                      cool_irqwait= values of the irqwait runs: irq_starve
-#                      in instruction time (default '0 1 2 4 8 16')
+#                      cool_irqwait= budgets (microseconds) of the irqwait
+#                      runs: irq_starve and irqlat in instruction time
+#                      (default '0 200 1000 2000 5000')
 #   --torture-secs S   seconds per locktorture run (default 15; long_hold=0, so
 #                      that random 100 ms holds do not dominate the count)
 #   --defconfig        text: also x86_64_defconfig, stock vs cool (two ~21 min builds
@@ -41,7 +42,7 @@ set -eu
 only=${COOL_BENCH_ONLY:-text,pathlen,irqlat,scaling,throughput,irqwait}
 smp_list=${COOL_SMP_LIST:-1 2 4 8}
 icount_smp_list=${COOL_ICOUNT_SMP_LIST:-1 2 4}
-irqwait_list=${COOL_IRQWAIT_LIST:-0 1 2 4 8 16}
+irqwait_list=${COOL_IRQWAIT_LIST:-0 200 1000 2000 5000}
 secs=${COOL_TORTURE_SECS:-15}
 out=''
 build=1 dry_run=0 defconfig=${COOL_BENCH_DEFCONFIG:-0}
@@ -83,7 +84,7 @@ if [ "$dry_run" = 1 ]; then
 	want irqlat && echo "  irqlat: boot each, 4 vCPUs, bench:irqlat (holds 10us to 10ms), with -icount shift=0 and with multi-threaded TCG"
 	want scaling && echo "  scaling: locktorture spin_lock and spin_lock_irq, ${secs}s, vCPUs: $smp_list (stock, cool, cool cool_irqwait=0)"
 	want throughput && echo "  throughput: the same with -icount shift=0 (instruction time), vCPUs: $icount_smp_list"
-	want irqwait && echo "  irqwait: selftest:irq_starve with -icount shift=0 at cool_irqwait= $irqwait_list"
+	want irqwait && echo "  irqwait: selftest:irq_starve and bench:irqlat with -icount shift=0 at cool_irqwait= $irqwait_list (us)"
 	exit 0
 fi
 
@@ -261,19 +262,22 @@ if want throughput; then
 fi
 
 if want irqwait; then
-	# The irqwait bound, cool_irqwait=N, against fairness: irq_starve in
-	# instruction time (-icount shift=0) at each N; 0 turns the feature off.
-	# Pass 1: three other CPUs relock back to back, the interrupt-enabled
-	# irqsave waiter against a queued spin_lock() waiter in the same boot.
-	# Pass 2: a single relocking CPU.
+	# The interrupt-enabled wait's time budget, cool_irqwait=N microseconds,
+	# against fairness and interrupt latency, in instruction time (-icount
+	# shift=0) at each N; 0 turns the feature off. irq_starve: three other
+	# CPUs relock back to back, the interrupt-enabled irqsave waiter against
+	# a queued spin_lock() waiter in the same boot; then a single relocking
+	# CPU, the irqsave waiter against one that queues with interrupts off.
+	# bench:irqlat: the IPI latency of a waiting CPU at holds of 10 us to 10 ms.
 	for b in $irqwait_list; do
-		COOL_ICOUNT=1 COOL_BOOT_ARGS=cool_irqwait=$b bg boot_tests cool "irqwait-$b" selftest:irq_starve
+		COOL_ICOUNT=1 COOL_BOOT_ARGS=cool_irqwait=$b bg boot_tests cool "irqwait-$b" "selftest:irq_starve bench:irqlat"
 	done
 	bg_wait
 	for b in $irqwait_list; do
-		# irq_starve: cpus=4 irqwait=4 spin_lock_irqsave(irqs on): n=.. max_ns=.. mean_ns=.. spin_lock(queued): n=.. max_ns=.. mean_ns=.. others=..
+		f=$out/irqwait-$b/ktap.log
+		# irq_starve: cpus=4 irqwait=.. spin_lock_irqsave(irqs on): n=.. max_ns=.. mean_ns=.. spin_lock(queued): n=.. max_ns=.. mean_ns=.. others=..
 		sed -n 's/^# irq_starve: cpus=[0-9]* irqwait=[0-9]* spin_lock_irqsave(irqs on): n=\([0-9]*\) max_ns=\([0-9]*\) mean_ns=\([0-9]*\) spin_lock(queued): n=\([0-9]*\) max_ns=\([0-9]*\) mean_ns=\([0-9]*\).*/\1 \2 \3 \4 \5 \6/p' \
-			"$out/irqwait-$b/ktap.log" | while read -r n1 m1 a1 n2 m2 a2; do
+			"$f" | while read -r n1 m1 a1 n2 m2 a2; do
 			emit "irqwait.$b.irqsave.n=$n1"
 			emit "irqwait.$b.irqsave.max_ns=$m1"
 			emit "irqwait.$b.irqsave.mean_ns=$a1"
@@ -281,11 +285,19 @@ if want irqwait; then
 			emit "irqwait.$b.queued.max_ns=$m2"
 			emit "irqwait.$b.queued.mean_ns=$a2"
 		done
-		sed -n 's/^# irq_starve: one relocking CPU: spin_lock_irqsave(irqs on): n=\([0-9]*\) max_ns=\([0-9]*\) mean_ns=\([0-9]*\).*/\1 \2 \3/p' \
-			"$out/irqwait-$b/ktap.log" | while read -r n1 m1 a1; do
+		sed -n 's/^# irq_starve: one relocking CPU: spin_lock_irqsave(irqs on): n=\([0-9]*\) max_ns=\([0-9]*\) mean_ns=\([0-9]*\) queued(irqs off): n=\([0-9]*\) max_ns=\([0-9]*\) mean_ns=\([0-9]*\).*/\1 \2 \3 \4 \5 \6/p' \
+			"$f" | while read -r n1 m1 a1 n2 m2 a2; do
 			emit "irqwait.$b.relock.n=$n1"
 			emit "irqwait.$b.relock.max_ns=$m1"
 			emit "irqwait.$b.relock.mean_ns=$a1"
+			emit "irqwait.$b.relock_queued.n=$n2"
+			emit "irqwait.$b.relock_queued.max_ns=$m2"
+			emit "irqwait.$b.relock_queued.mean_ns=$a2"
+		done
+		sed -n 's/^# bench: irqlat hold_us=\([0-9]*\) runs=[0-9]* median_ns=\([0-9]*\) p90_ns=[0-9]* p99_ns=[0-9]* max_ns=\([0-9]*\).*/\1 \2 \3/p' \
+			"$f" | while read -r h med mx; do
+			emit "irqwait.$b.irqlat.$h.median_ns=$med"
+			emit "irqwait.$b.irqlat.$h.max_ns=$mx"
 		done
 	done
 	emit "irqwait.guest_cpu=$(sed -n 's/^cpu=//p' "$out/irqwait-${irqwait_list##* }/result")"
