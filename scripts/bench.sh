@@ -101,8 +101,12 @@ fi
 # after the builds: they (re)apply the series
 now=$(date -u '+%Y-%m-%d %H:%M UTC')
 series=$(tree_git rev-parse --short "$COOL_BRANCH" 2>/dev/null || echo unknown)
+# the tree the series produces: equal for every branch with the same patches,
+# so the cover letter can tell numbers of this version from older ones
+series_tree=$(tree_git rev-parse --short=12 "$COOL_BRANCH^{tree}" 2>/dev/null || echo unknown)
 emit "date=$now"
 emit "series_commit=$series"
+emit "series_tree=$series_tree"
 emit "repo_commit=$(git -C "$REPO_ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)"
 emit "host=$(nproc) CPUs, $(uname -m)"
 # Every section says which run measured it; a section left out by --only
@@ -112,10 +116,12 @@ for sec in text pathlen irqlat scaling throughput irqwait; do
 	if want "$sec"; then
 		emit "$sec.date=$now"
 		emit "$sec.series_commit=$series"
+		emit "$sec.series_tree=$series_tree"
 	elif [ -r "$old" ] && grep -q "^$sec\." "$old"; then
 		[ -n "$(bench_value "$old" "$sec.date")" ] || {
 			emit "$sec.date=$(bench_value "$old" date)"
 			emit "$sec.series_commit=$(bench_value "$old" series_commit)"
+			emit "$sec.series_tree=$(bench_value "$old" series_tree)"
 		}
 		grep "^$sec\." "$old" >> "$data"
 	fi

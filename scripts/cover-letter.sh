@@ -39,11 +39,19 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 get() { bench_value "$data" "$1"; }
-# measured SEC: the run of one section, when an earlier run than the last
-# one measured it (scripts/bench.sh --only keeps the other sections).
-measured() {
-	[ -z "$(get "$1.date")" ] || [ "$(get "$1.date")" = "$(get date)" ] ||
-		echo "(measured $(get "$1.date") on series commit $(get "$1.series_commit"))"
+# Only numbers of this version of the series go into the letter: a section
+# counts when the tree it was measured on is the tree the branch produces.
+cur_tree=$(tree_git rev-parse --short=12 "$branch^{tree}")
+current() { [ "$(get "$1.series_tree")" = "$cur_tree" ]; }
+# measured SEC: the date of the run that measured one section
+measured() { echo "(measured $(get "$1.date"))"; }
+stale() {
+	local sec out=''
+	for sec in text pathlen irqlat throughput scaling irqwait; do
+		grep -q "^$sec\." "$data" 2>/dev/null || continue
+		current "$sec" || out="$out $sec"
+	done
+	echo "${out# }"
 }
 
 numbers() {
@@ -51,8 +59,9 @@ numbers() {
 		echo "No 'make bench' results yet."
 		return
 	fi
-	echo "Measured $(get date) on series commit $(get series_commit)."
-	if [ -n "$(get text.functions_before)" ]; then
+	echo "Measured with this version of the series; sections measured on"
+	echo "an earlier version are left out (listed at the end)."
+	if [ -n "$(get text.functions_before)" ] && current text; then
 		echo
 		echo "Text (bloat-o-meter, function text, stock -> cool):"
 		measured text
@@ -63,7 +72,7 @@ numbers() {
 			echo "  $([ "$label" = i386 ] && echo "i386 minimal:    " || echo "x86_64_defconfig:") $(get "text.$label.functions_before") -> $(get "text.$label.functions_after") bytes, $(get "text.$label.functions_change")"
 		done
 	fi
-	if grep -q '^pathlen\.' "$data"; then
+	if grep -q '^pathlen\.' "$data" && current pathlen; then
 		echo
 		echo "Path length, guest instructions per uncontended lock+unlock pair"
 		echo "(QEMU -icount shift=0, 1 vCPU, less an empty call):"
@@ -74,7 +83,7 @@ numbers() {
 			printf '  %-20s %8s %8s\n' "$api" "$(get "pathlen.stock.$api")" "$(get "pathlen.cool.$api")"
 		done
 	fi
-	if grep -q '^irqlat\.icount\.' "$data"; then
+	if grep -q '^irqlat\.icount\.' "$data" && current irqlat; then
 		echo
 		echo "IPI latency on a CPU waiting in spin_lock_irqsave(), IPI sent a quarter"
 		echo "of the hold after the waiter reached the lock, 40 runs, 4 vCPUs, in"
@@ -103,7 +112,7 @@ numbers() {
 				"$(ratio "$(get "$1.coolnoirqwait.spin_lock_irq.$n")" "$(get "$1.stock.spin_lock_irq.$n")")"
 		done
 	}
-	if grep -q '^throughput\.' "$data"; then
+	if grep -q '^throughput\.' "$data" && current throughput; then
 		echo
 		echo "locktorture write acquisitions, cool/stock, same duration, in"
 		echo "instruction time (-icount shift=0; 1 vCPU is uncontended):"
@@ -111,13 +120,34 @@ numbers() {
 		echo
 		torture_ratios throughput
 	fi
-	if grep -q '^scaling\.' "$data"; then
+	if grep -q '^scaling\.' "$data" && current scaling; then
 		echo
 		echo "The same in wall-clock time (multi-threaded TCG; single runs that"
 		echo "move by ~10% between boots of one kernel):"
 		measured scaling
 		echo
 		torture_ratios scaling
+	fi
+	if grep -q '^irqwait\.' "$data" && current irqwait; then
+		echo
+		echo "The interrupt-enabled wait's time budget (cool_irqwait= us), in"
+		echo "instruction time: against one CPU that relocks back to back, the"
+		echo "interrupt-enabled spin_lock_irqsave() waiter's acquisitions and worst"
+		echo "wait relative to a waiter that queues with interrupts off; and the"
+		echo "worst IPI latency of the waiting CPU while the lock is held 1 ms:"
+		measured irqwait
+		echo
+		printf '  %-10s %12s %12s %18s\n' budget "acq. ratio" "worst ratio" "IPI max, 1 ms hold"
+		sed -n 's/^irqwait\.\([0-9]*\)\.relock\.n=.*/\1/p' "$data" | while read -r b; do
+			printf '  %-10s %12s %12s %16sns\n' "${b}us" \
+				"$(ratio "$(get "irqwait.$b.relock.n")" "$(get "irqwait.$b.relock_queued.n")")" \
+				"$(ratio "$(get "irqwait.$b.relock.max_ns")" "$(get "irqwait.$b.relock_queued.max_ns")")" \
+				"$(get "irqwait.$b.irqlat.1000.max_ns")"
+		done
+	fi
+	if [ -n "$(stale)" ]; then
+		echo
+		echo "Not re-measured on this version of the series: $(stale)."
 	fi
 }
 

@@ -32,8 +32,29 @@ cool-spinlock harness.  Targets:
   make send           b4 send -o: the addressed mails in results/send-*/ (nothing is sent)
   make clean          remove results/ and the scenarios' build dirs (not the tree, not ccache)
   make help           this text
-Variables: SCENARIO=name (default cool), TESTS='tokens' (guest runner arguments),
-  COOL_CACHE=dir (default ~/.cache/cool-spinlock), JOBS=n (default nproc+1).
+Make variables: SCENARIO=name (default cool), TESTS='tokens' (guest runner arguments).
+Environment knobs (command-line options of the scripts win over them, they win
+over the defaults):
+  COOL_CACHE=dir            trees, builds, i386 busybox (default ~/.cache/cool-spinlock)
+  COOL_TREE=dir             kernel tree (default $COOL_CACHE/src/linux-source-6.12)
+  COOL_PATCH_DIR=dir        the series to apply (default <repo>/patches)
+  COOL_DEV_BRANCH=name      branch make series-export exports (default dev)
+  JOBS=n                    make -j (default nproc+1)
+  COOL_SMP=n COOL_MEM=size  QEMU -smp / -m (default: the scenario's, mostly 4 and 1G)
+  COOL_TIMEOUT=s            guest timeout (default: the scenario's TIMEOUT)
+  COOL_ACCEL=kvm|tcg        force the accelerator (default auto: KVM if a probe boot works)
+  COOL_BOOT_ARGS='...'      kernel command line (default: the scenario's BOOT_ARGS)
+  COOL_TESTS='tokens'       guest runner tokens (default: the scenario's TESTS)
+  COOL_HYPERVISOR=0|1       CPUID hypervisor bit of the guest (default: the scenario's, 0)
+  COOL_SELFTEST_ITERATIONS=n lock/unlock pairs per CPU of the exclusion cases (default 5000)
+  COOL_KCSAN_SCOPE=regex    KCSAN reports judged (default: the scenario's KCSAN_SCOPE)
+  COOL_SETUP_FOR=run|check|bench|send|all  package set of make setup (default run)
+  COOL_CHECK_ONLY=list      make check steps (default checkpatch,apply,bisect,warnings,maintainers,lint)
+  COOL_BENCH_ONLY=list      make bench sections (default text,pathlen,irqlat,scaling,throughput,irqwait)
+  COOL_BENCH_DEFCONFIG=1    make bench: also x86_64_defconfig text (default 0)
+  COOL_SMP_LIST, COOL_ICOUNT_SMP_LIST, COOL_IRQWAIT_LIST, COOL_TORTURE_SECS  make bench lists
+  COOL_SOAK_MINUTES=n COOL_SOAK_SCENARIOS='...'  make soak (default 10, the soak matrix)
+Exit codes of make setup: 0 ready, 1 install failed, 6 packages missing and not root.
 TXT
 echo "Scenarios (qemu-boot/scenarios/):"
 for s in $(list_scenarios); do
