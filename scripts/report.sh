@@ -40,11 +40,18 @@ trap 'rm -rf "$tmp"' EXIT
 get() { bench_value "$d" "$1"; }
 # section_header TITLE SEC: a section's title and the run that measured it
 # (bench.sh --only keeps the other sections of an earlier run).
+# The tree the series produces now (branch cool of the kernel tree): a
+# section measured on another tree is marked as measured on an earlier
+# version of the series, whose numbers need not hold for this one.
+cur_tree=$(tree_git rev-parse --short=12 "$COOL_BRANCH^{tree}" 2>/dev/null || true)
 section_header() {
 	echo "## $1"
 	echo
 	[ -z "$(get "$2.date")" ] ||
 		printf 'Measured %s on series commit %s.\n\n' "$(get "$2.date")" "$(get "$2.series_commit")"
+	if [ -n "$(get "$2.date")" ] && [ "$(get "$2.series_tree")" != "$cur_tree" ]; then
+		printf '**Measured on an earlier version of the series**: not re-run since; its numbers need not hold for the current patches (rerun %s).\n\n' "\`scripts/bench.sh --only $2\`"
+	fi
 	case $2 in
 	text) ;;
 	*)
@@ -255,7 +262,10 @@ md=$tmp/results.md
 		echo "waits with spin_lock_irqsave() while another holds the lock for 1 ms"
 		echo "and 10 ms. Waits and latencies in us."
 		echo
-		echo "| cool_irqwait (us) | relocker: irqsave n | queued n | n ratio | irqsave max | queued max | max ratio | contenders: irqsave max | queued max | IPI latency max, 1 ms hold | 10 ms hold |"
+		unit='(us)'
+		grep -q '^irqwait\.[0-9]*\.relock_queued\.n=' "$d" ||
+			unit='(lost handovers: the bound of the earlier version measured here)'
+		echo "| cool_irqwait $unit | relocker: irqsave n | queued n | n ratio | irqsave max | queued max | max ratio | contenders: irqsave max | queued max | IPI latency max, 1 ms hold | 10 ms hold |"
 		echo "|---|---|---|---|---|---|---|---|---|---|---|"
 		sed -n 's/^irqwait\.\([0-9]*\)\.relock\.n=.*/\1/p' "$d" > "$tmp/bounds"
 		: >"$tmp/irqwait.dat"
