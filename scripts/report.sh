@@ -282,7 +282,7 @@ md=$tmp/results.md
 		echo "budget falls back to the latency of the queued wait for the rest of"
 		echo "the hold. The relocker columns do not depend on the budget as long as"
 		echo "the waiter gets the pending bit: it is in line then."
-		if command -v gnuplot >/dev/null 2>&1 && [ -s "$tmp/irqwait.dat" ]; then
+		if command -v gnuplot >/dev/null 2>&1 && awk '$2 ~ /^[0-9.]+$/ { ok = 1 } END { exit !ok }' "$tmp/irqwait.dat"; then
 			gnuplot <<GP 2>/dev/null && echo && echo "![budget trade-off](irqwait.png)"
 set terminal pngcairo size 800,450 noenhanced
 set output "$REPO_ROOT/docs/irqwait.png"
