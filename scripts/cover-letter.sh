@@ -147,7 +147,8 @@ numbers() {
 	fi
 	if [ -n "$(stale)" ]; then
 		echo
-		echo "Not re-measured on this version of the series: $(stale)."
+		echo "Not re-measured on this version of the series (sections of"
+		echo "'make bench'): $(stale)."
 	fi
 }
 
