@@ -151,13 +151,16 @@ SELFTEST_ITERATIONS=${COOL_SELFTEST_ITERATIONS:-5000}
 # interrupts on at all: under TCG with more vCPUs than host cores a vCPU
 # can be descheduled for milliseconds, and the default 2000 us budget then
 # runs out before irq_wait's IPI arrives (seen in the cool-tas scenario).
-# The cases read the budget in force (irqwait=) and check against it.
+# The cases read the budget in force (irqwait=) and check against it. A
+# cool_irqwait= on the kernel command line (make bench) is left alone.
 SELFTEST_IRQWAIT=${COOL_SELFTEST_IRQWAIT:-20000}
 
 do_selftest() {
 	param=/sys/module/kernel/parameters/cool_irqwait
 	saved_w=''
-	if [ -w "$param" ] && [ "$(cat "$param")" != 0 ]; then
+	# a budget chosen on the command line (make bench) is kept
+	if [ -w "$param" ] && [ "$(cat "$param")" != 0 ] &&
+		! grep -q 'cool_irqwait=' /proc/cmdline; then
 		saved_w=$(cat "$param")
 		echo "$SELFTEST_IRQWAIT" > "$param"
 	fi
