@@ -13,7 +13,8 @@
 #                    kernel command line: interactive shell on the console; else
 #                    'sh /selftests/run.sh $TESTS >/dev/ttyS1 2>&1', then
 #                    'COOL-EXIT: <rc>' on /dev/ttyS0 and /dev/ttyS1, power off.
-#   /scenario.env    SCENARIO ARCH SMP MEM TESTS EXPECT BOOT_ARGS (sh syntax)
+#   /scenario.env    SCENARIO ARCH SMP MEM TESTS EXPECT BOOT_ARGS (sh syntax),
+#                    and COOL_SELFTEST_ITERATIONS COOL_SELFTEST_IRQWAIT when set
 #   /modules/*.ko    every module built in $COOL_CACHE/out/NAME, flat
 #   /selftests/      copy of the repo's selftests/guest/
 #   /bin/busybox     busybox-static (32-bit one for ARCH=i386, cached in
@@ -80,6 +81,10 @@ cp "$bb" "$root/bin/busybox"
 {
 	for v in SCENARIO ARCH SMP MEM TESTS EXPECT BOOT_ARGS; do
 		printf '%s=%s\n' "$v" "$(shquote "${!v}")"
+	done
+	# the guest runner's own knobs, when set on the host
+	for v in COOL_SELFTEST_ITERATIONS COOL_SELFTEST_IRQWAIT; do
+		[ -z "${!v:-}" ] || printf 'export %s=%s\n' "$v" "$(shquote "${!v}")"
 	done
 } >"$root/scenario.env"
 
