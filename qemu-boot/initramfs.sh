@@ -14,7 +14,7 @@
 #                    'sh /selftests/run.sh $TESTS >/dev/ttyS1 2>&1', then
 #                    'COOL-EXIT: <rc>' on /dev/ttyS0 and /dev/ttyS1, power off.
 #   /scenario.env    SCENARIO ARCH SMP MEM TESTS EXPECT BOOT_ARGS (sh syntax),
-#                    and COOL_SELFTEST_ITERATIONS COOL_SELFTEST_IRQWAIT when set
+#                    and the COOL_SELFTEST_* knobs of the guest runner when set
 #   /modules/*.ko    every module built in $COOL_CACHE/out/NAME, flat
 #   /selftests/      copy of the repo's selftests/guest/
 #   /bin/busybox     busybox-static (32-bit one for ARCH=i386, cached in
@@ -83,7 +83,7 @@ cp "$bb" "$root/bin/busybox"
 		printf '%s=%s\n' "$v" "$(shquote "${!v}")"
 	done
 	# the guest runner's own knobs, when set on the host
-	for v in COOL_SELFTEST_ITERATIONS COOL_SELFTEST_IRQWAIT; do
+	for v in COOL_SELFTEST_ITERATIONS COOL_SELFTEST_IRQWAIT COOL_SELFTEST_STARVE_SHARE; do
 		[ -z "${!v:-}" ] || printf 'export %s=%s\n' "$v" "$(shquote "${!v}")"
 	done
 } >"$root/scenario.env"
