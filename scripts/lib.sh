@@ -50,7 +50,7 @@ show_help() { sed -n '2,/^set -/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
 # require_tool TOOL PACKAGE
 require_tool() {
 	command -v "$1" >/dev/null 2>&1 ||
-		die "missing tool $1: apt-get install $2" "or run .ci/run as root, which installs everything"
+		die "missing tool $1: apt-get install $2" "or run 'make setup' (as root it installs everything)"
 }
 
 is_tty() { [ -t 2 ]; }

@@ -6,7 +6,7 @@
 # Result: $COOL_TREE (default $COOL_CACHE/src/linux-source-6.12) is a git repo
 # with branch 'base' holding one commit of the pristine tree and tag
 # v<VERSION>-debian on it.  Fast no-op when that is already true.
-# Steps when missing: install linux-source-6.12 (root only), unpack
+# Steps when missing (linux-source-6.12 is installed by make setup): unpack
 # /usr/src/linux-source-6.12.tar.xz, git init, git add -f -A (Debian's
 # .gitignore ignores top-level entries), commit, tag.
 #
@@ -38,7 +38,7 @@ fi
 
 if [ "$dry_run" = 1 ]; then
 	echo "tree: would create $TREE:"
-	[ -f "$KTARBALL" ] || echo "  apt-get install -y $KPKG"
+	[ -f "$KTARBALL" ] || echo "  missing $KTARBALL: make setup installs $KPKG"
 	[ -f "$TREE/Makefile" ] || echo "  tar -xJf $KTARBALL -C $(dirname "$TREE")"
 	echo "  git init -b $BASE_BRANCH; git add -f -A; git commit; git tag v<version>-debian"
 	exit 0
@@ -48,15 +48,8 @@ require_tool git git
 require_tool xz xz-utils
 
 if [ ! -f "$TREE/Makefile" ]; then
-	if [ ! -f "$KTARBALL" ]; then
-		if [ "$(id -u)" = 0 ]; then
-			info "installing $KPKG"
-			apt-get install -y "$KPKG" >&2 || die "apt-get install -y $KPKG failed" "run 'apt-get update' first"
-		else
-			die "$KTARBALL missing" "as root: apt-get install -y $KPKG"
-		fi
-	fi
-	[ -f "$KTARBALL" ] || die "$KTARBALL still missing after installing $KPKG"
+	# packages are make setup's (scripts/setup.sh), which runs this script last
+	[ -f "$KTARBALL" ] || die "$KTARBALL missing" "run 'make setup' (as root it installs $KPKG)"
 	info "unpacking $KTARBALL"
 	parent=$(dirname "$TREE")
 	mkdir -p "$parent"
