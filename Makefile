@@ -26,6 +26,7 @@ lint:
 	scripts/lint.sh
 host-test:
 	selftests/host/judge-test.sh
+	selftests/host/ktap-test.sh
 tree: setup
 series: setup
 	scripts/series.sh

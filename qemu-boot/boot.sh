@@ -7,7 +7,10 @@
 #   --shell            interactive shell on the console (kernel arg cool.shell=1),
 #                      no timeout; QEMU: Ctrl-A x quits
 #   --timeout S        seconds before the guest counts as hung (env COOL_TIMEOUT,
-#                      default: scenario TIMEOUT)
+#                      then the scenario's TIMEOUT; default: from what the guest
+#                      runs, scripts/lib.sh scenario_timeout: each token's
+#                      declared seconds plus BOOT_SECONDS, x3, x the host
+#                      slow-down measured now by a fixed CPU loop)
 #   --tests TOKENS     guest runner arguments instead of the scenario's TESTS
 #   --results-dir DIR  default results/<UTC date-time>/NAME
 # Environment: COOL_ACCEL=kvm|tcg forces the accelerator (default: probe KVM by
@@ -23,10 +26,10 @@
 # qemu-cmd (the exact QEMU command, replay with: cd DIR && sh qemu-cmd),
 # bzImage + initramfs.cpio.gz (what was booted), judge.txt, result (key=value).
 #
-# Exit codes: 0 the guest ran and reported 0, 1 tests failed (guest rc != 0),
-# 2 kernel badness in the console log, 3 hang/timeout (no COOL-EXIT after S s),
-# 4 QEMU (or the initramfs) failed to start / kernel not built,
-# 5 bad usage / unknown scenario.
+# Exit codes (docs/harness.md maps them to kselftest's): 0 the guest ran and
+# reported 0, 1 tests failed (guest rc != 0), 2 kernel badness in the console
+# log, 3 hang/timeout (no COOL-EXIT after S s), 5 bad usage / unknown
+# scenario, 6 QEMU (or the initramfs) failed to start / kernel not built.
 set -eu
 # shellcheck source=../scripts/lib.sh
 . "$(dirname "$0")/../scripts/lib.sh"
@@ -51,8 +54,14 @@ while [ $# -gt 0 ]; do
 done
 load_scenario "$scenario"
 [ -z "$timeout_s" ] || TIMEOUT=$timeout_s
-case $TIMEOUT in '' | *[!0-9]* | 0) usage_error "--timeout wants a positive number of seconds, got '$TIMEOUT'" ;; esac
 [ -z "$tests" ] || TESTS=$tests
+timeout_why="set"
+if [ -z "$TIMEOUT" ]; then
+	slowdown=$(host_slowdown)
+	read -r TIMEOUT declared < <(scenario_timeout "$slowdown")
+	timeout_why="declared ${declared}s x3 x host slow-down $((slowdown / 100)).$(printf '%02d' $((slowdown % 100)))"
+fi
+case $TIMEOUT in '' | *[!0-9]* | 0) usage_error "--timeout wants a positive number of seconds, got '$TIMEOUT'" ;; esac
 [ -n "$resdir" ] || resdir=$(default_results_dir "$SCENARIO$([ "$shell" = 1 ] && echo -shell)")
 kernel=$OUT/arch/x86/boot/bzImage
 
@@ -79,7 +88,7 @@ if [ "$dry_run" = 1 ]; then
 	if [ "$shell" = 1 ]; then
 		echo "    -serial mon:stdio -serial file:ktap.log   (interactive, no timeout)"
 	else
-		echo "    -serial file:console.log -serial file:ktap.log   (timeout ${TIMEOUT}s, then judge.sh console.log)"
+		echo "    -serial file:console.log -serial file:ktap.log   (timeout ${TIMEOUT}s: $timeout_why; then judge.sh console.log)"
 	fi
 	exit 0
 fi
@@ -140,7 +149,7 @@ fi
 
 : >"$resdir/console.log"
 : >"$resdir/ktap.log"
-info "booting $SCENARIO ($ARCH, $accel, smp $SMP, mem $MEM, timeout ${TIMEOUT}s, TESTS='$TESTS') -> $resdir"
+info "booting $SCENARIO ($ARCH, $accel, smp $SMP, mem $MEM, timeout ${TIMEOUT}s ($timeout_why), TESTS='$TESTS') -> $resdir"
 start=$(date +%s)
 (cd "$resdir" && exec timeout -k 10 "$TIMEOUT" "${cmd[@]}" </dev/null >"$resdir/qemu.out" 2>&1) &
 qpid=$!
@@ -208,6 +217,8 @@ fi
 	echo "accel=$accel"
 	echo "cpu=$(cpu_model "$accel")"
 	echo "boot_seconds=$elapsed"
+	echo "timeout=$TIMEOUT"
+	echo "timeout_why=$timeout_why"
 	echo "tests=$TESTS"
 	echo "kernel_head=$(tree_git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 } >"$resdir/result"

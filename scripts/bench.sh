@@ -62,6 +62,7 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
+refuse_user_tree "make bench"
 out=${out:-$REPO_ROOT/results/bench-$(run_stamp)}
 want() { case ",$only," in *",$1,"*) return 0 ;; esac; return 1; }
 # label:stock-scenario:cool-scenario

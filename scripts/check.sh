@@ -32,6 +32,7 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
+refuse_user_tree "make check"
 want() { case ",$only," in *",$1,"*) return 0 ;; esac; return 1; }
 
 mapfile -t patches < <(series_patches)

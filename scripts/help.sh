@@ -11,7 +11,7 @@ cat <<'TXT'
 cool-spinlock harness.  Targets:
   make [all]          build + boot + test the SCENARIO (default cool), print the verdict
   make setup          check every package (and the tree, the i386 busybox); as root install
-                      what is missing, else print the apt-get line and exit 6
+                      what is missing, else print the apt-get line and exit 7
   make test           what CI checks: lint, host-test, then the scenarios of TEST_SCENARIOS
                       (stock cool cool-tas i386 preempt-none kasan hardening hang)
   make matrix         the configurations make test has no time for (MATRIX_SCENARIOS: static
@@ -22,7 +22,8 @@ cool-spinlock harness.  Targets:
   make kernel         series + config + build bzImage and modules of SCENARIO
   make boot           build, then boot SCENARIO with an interactive shell (Ctrl-A x quits)
   make lint           shellcheck -S style on every script
-  make host-test      the console judge on synthetic logs (badness, hang, KCSAN scope)
+  make host-test      the console judge on synthetic logs (badness, hang, KCSAN scope) and
+                      what a run keeps (hang mid-module, crash, no boot, results.json)
   make check          checkpatch --strict, git am on pristine, bisect builds, new warnings,
                       get_maintainer -> .b4-config, shellcheck (KTAP, N passed, N failed)
   make check-bisect   only: every patch builds with COOL on and off
@@ -36,12 +37,16 @@ Make variables: SCENARIO=name (default cool), TESTS='tokens' (guest runner argum
 Environment knobs (command-line options of the scripts win over them, they win
 over the defaults):
   COOL_CACHE=dir            trees, builds, i386 busybox (default ~/.cache/cool-spinlock)
-  COOL_TREE=dir             kernel tree (default $COOL_CACHE/src/linux-source-6.12)
+  COOL_TREE=dir             kernel tree (default $COOL_CACHE/src/linux-source-6.12); another
+                            tree is yours: built with O= as it stands, never checked out,
+                            committed to or cleaned, refused unless it carries the series
   COOL_PATCH_DIR=dir        the series to apply (default <repo>/patches)
   COOL_DEV_BRANCH=name      branch make series-export exports (default dev)
   JOBS=n                    make -j (default nproc+1)
   COOL_SMP=n COOL_MEM=size  QEMU -smp / -m (default: the scenario's, mostly 4 and 1G)
-  COOL_TIMEOUT=s            guest timeout (default: the scenario's TIMEOUT)
+  COOL_TIMEOUT=s            guest timeout (default: the scenario's TIMEOUT, else computed: the
+                            tokens' declared seconds + BOOT_SECONDS, x3, x host slow-down)
+  COOL_CALIBRATE_REF_MS=ms  the host slow-down loop's time on an idle CI machine (default 300)
   COOL_ACCEL=kvm|tcg        force the accelerator (default auto: KVM if a probe boot works)
   COOL_BOOT_ARGS='...'      kernel command line (default: the scenario's BOOT_ARGS)
   COOL_TESTS='tokens'       guest runner tokens (default: the scenario's TESTS)
@@ -56,7 +61,7 @@ over the defaults):
   COOL_BENCH_DEFCONFIG=1    make bench: also x86_64_defconfig text (default 0)
   COOL_SMP_LIST, COOL_ICOUNT_SMP_LIST, COOL_IRQWAIT_LIST, COOL_TORTURE_SECS  make bench lists
   COOL_SOAK_MINUTES=n COOL_SOAK_SCENARIOS='...'  make soak (default 10, the soak matrix)
-Exit codes of make setup: 0 ready, 1 install failed, 6 packages missing and not root.
+Exit codes of make setup: 0 ready, 1 install failed, 7 packages missing and not root.
 TXT
 echo "Scenarios (qemu-boot/scenarios/):"
 for s in $(list_scenarios); do

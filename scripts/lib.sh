@@ -5,6 +5,9 @@
 # Paths (environment overrides the default):
 #   COOL_CACHE  cache root                   default: $HOME/.cache/cool-spinlock
 #   COOL_TREE   kernel source tree (git)     default: $COOL_CACHE/src/linux-source-6.12
+#               Any other path is a user's tree (USER_TREE=1): it is built
+#               as it stands, out of tree (O=), and never checked out,
+#               committed to or cleaned; it must already carry the series.
 #   OUT         per-scenario build dir       $COOL_CACHE/out/<scenario>  (set by load_scenario)
 #   results     per-run results              <repo>/results/<UTC date-time>/<scenario>/
 #   COOL_PATCH_DIR  the series               default: <repo>/patches
@@ -14,7 +17,10 @@
 # shellcheck disable=SC2034  # variables are used by the scripts that source this
 REPO_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 COOL_CACHE=${COOL_CACHE:-$HOME/.cache/cool-spinlock}
-TREE=${COOL_TREE:-$COOL_CACHE/src/linux-source-6.12}
+HARNESS_TREE=$COOL_CACHE/src/linux-source-6.12
+TREE=${COOL_TREE:-$HARNESS_TREE}
+USER_TREE=0
+[ "$TREE" = "$HARNESS_TREE" ] || USER_TREE=1
 SCENARIO_DIR=$REPO_ROOT/qemu-boot/scenarios
 PATCH_DIR=${COOL_PATCH_DIR:-$REPO_ROOT/patches}
 KPKG=linux-source-6.12
@@ -24,7 +30,10 @@ COOL_BRANCH=cool
 PROG=${PROG:-$(basename "$0")}
 
 # Exit codes shared by the scripts (each script documents the ones it uses).
-readonly E_OK=0 E_FAIL=1 E_BADNESS=2 E_HANG=3 E_QEMU=4 E_USAGE=5
+# 0, 1 and 4 mean what they mean to kselftest (pass, fail, skip); kselftest
+# has no 2, 3, 5, 6 or 7 of its own (its 2 and 3, xfail and xpass, are not
+# used here).  The table is in docs/harness.md.
+readonly E_OK=0 E_FAIL=1 E_BADNESS=2 E_HANG=3 E_SKIP=4 E_USAGE=5 E_QEMU=6 E_SETUP=7
 
 # Messages go to stderr so stdout stays machine-readable (KTAP).
 info() { printf '[cool] %s\n' "$*" >&2; }
@@ -95,7 +104,7 @@ list_scenarios() {
 
 # load_scenario NAME - source qemu-boot/scenarios/NAME.conf and apply defaults.
 # Sets: SCENARIO ARCH BASE FRAGMENTS SMP MEM TIMEOUT BOOT_ARGS TESTS EXPECT
-#       EXPECT_RC KERNEL KCSAN_SCOPE HYPERVISOR OUT
+#       EXPECT_RC EXPECT_HANG_TOKEN KERNEL KCSAN_SCOPE HYPERVISOR BOOT_SECONDS OUT
 #       QEMU_BIN KARCH (kernel ARCH= value).
 # Environment overrides of the data: COOL_SMP COOL_MEM COOL_TIMEOUT
 # COOL_BOOT_ARGS COOL_TESTS COOL_HYPERVISOR (prefixed so a stray ARCH=arm64 in a kernel
@@ -107,8 +116,8 @@ load_scenario() {
 	esac
 	f=$SCENARIO_DIR/$name.conf
 	[ -f "$f" ] || die_rc "$E_USAGE" "unknown scenario '$name' (no $f)" "scenarios: $(list_scenarios | tr '\n' ' ')"
-	ARCH=x86_64 BASE=tinyconfig FRAGMENTS='' SMP=4 MEM=1G TIMEOUT=600 BOOT_ARGS='' TESTS='' EXPECT=''
-	EXPECT_RC=0 KERNEL='' KCSAN_SCOPE='' HYPERVISOR=0
+	ARCH=x86_64 BASE=tinyconfig FRAGMENTS='' SMP=4 MEM=1G TIMEOUT='' BOOT_ARGS='' TESTS='' EXPECT=''
+	EXPECT_RC=0 EXPECT_HANG_TOKEN='' KERNEL='' KCSAN_SCOPE='' HYPERVISOR=0 BOOT_SECONDS=30
 	# shellcheck disable=SC1090
 	. "$f"
 	SCENARIO=$name
@@ -129,10 +138,37 @@ load_scenario() {
 	debian-*) [ "$ARCH" = x86_64 ] || die_rc "$E_USAGE" "scenario $name: BASE=$BASE needs ARCH=x86_64" ;;
 	*) die_rc "$E_USAGE" "scenario $name: unsupported BASE='$BASE'" "use tinyconfig, defconfig or debian-<flavour> (linux-config-6.12)" ;;
 	esac
-	case $TIMEOUT in '' | *[!0-9]*) die_rc "$E_USAGE" "scenario $name: TIMEOUT='$TIMEOUT' is not a number of seconds" ;; esac
+	case $TIMEOUT in *[!0-9]*) die_rc "$E_USAGE" "scenario $name: TIMEOUT='$TIMEOUT' is not a number of seconds" ;; esac
+	case $BOOT_SECONDS in '' | *[!0-9]*) die_rc "$E_USAGE" "scenario $name: BOOT_SECONDS='$BOOT_SECONDS' is not a number of seconds" ;; esac
 	case " $EXPECT_RC " in *' '*[!0-9\ ]*) die_rc "$E_USAGE" "scenario $name: EXPECT_RC='$EXPECT_RC' is not a list of boot.sh exit codes" ;; esac
 	case $KERNEL in *[!A-Za-z0-9_.-]*) die_rc "$E_USAGE" "scenario $name: bad KERNEL='$KERNEL'" ;; esac
 	OUT=$COOL_CACHE/out/${KERNEL:-$name}
+	# a user's tree gets build dirs of its own, named after its path
+	[ "$USER_TREE" = 0 ] || OUT=$COOL_CACHE/out-tree-$(printf '%s' "$(cd "$TREE" 2>/dev/null && pwd || echo "$TREE")" | hash_stdin | cut -c1-12)/${KERNEL:-$name}
+}
+
+# user_tree_check: for a user's tree (COOL_TREE), die unless it is a kernel
+# tree that carries the series and can be built with O= as it stands.
+# Reads only: the harness never moves, commits to or cleans a user's tree.
+user_tree_check() {
+	if [ ! -f "$TREE/Makefile" ] || [ ! -d "$TREE/arch/x86" ]; then
+		die "COOL_TREE=$TREE is not a kernel source tree" "point COOL_TREE at the top of a kernel tree, or unset it for the harness's own tree"
+	fi
+	if ! grep -q '^config COOL_SPINLOCK$' "$TREE/arch/x86/Kconfig" 2>/dev/null ||
+		[ ! -f "$TREE/lib/test_cool_spinlock.c" ]; then
+		die "COOL_TREE=$TREE does not carry the series (no CONFIG_COOL_SPINLOCK in arch/x86/Kconfig, or no lib/test_cool_spinlock.c)" \
+			"apply it there yourself (git -C $TREE am $PATCH_DIR/0*.patch, cover letter excluded); the harness never changes your tree"
+	fi
+	if [ -f "$TREE/.config" ] || [ -d "$TREE/include/config" ]; then
+		die "COOL_TREE=$TREE has an in-tree build (.config or include/config): the kernel refuses O= builds from it" \
+			"the harness never cleans your tree: run 'make mrproper' there yourself, or use a clean worktree"
+	fi
+}
+
+# refuse_user_tree WHAT: WHAT works on the harness's own tree only.
+refuse_user_tree() {
+	[ "$USER_TREE" = 0 ] ||
+		die "$1 works on the harness's tree ($HARNESS_TREE), not on COOL_TREE=$TREE" "unset COOL_TREE for $1"
 }
 
 # Absolute paths of the scenario's fragments; dies if one is missing.
@@ -201,4 +237,47 @@ bench_value() { sed -n "s/^$2=//p" "$1" 2>/dev/null | tail -1; }
 # ratio A B: A/B with two decimals, or n/a when either is missing or zero.
 ratio() {
 	awk -v a="${1:-0}" -v b="${2:-0}" 'BEGIN { if (a > 0 && b > 0) printf "%.2f", a / b; else print "n/a" }'
+}
+
+# token_seconds TOKEN: the guest seconds a guest-runner token declares
+# (selftests/guest/run.sh), measured under TCG (4 vCPUs) on an idle 2-core
+# host, rounded up: the "# time:" lines of a run give today's figures.
+token_seconds() {
+	local t=$1 secs
+	case $t in
+	selftest) echo 150 ;;
+	selftest:*) t=${t#selftest:}; echo $((20 * ($(printf '%s' "$t" | tr -cd ',' | wc -c) + 1))) ;;
+	negative:*) echo 20 ;;
+	locktorture:*)
+		secs=$(printf '%s' "$t" | cut -s -d: -f3)
+		case $secs in '' | *[!0-9]*) secs=30 ;; esac
+		echo $((secs + 15)) ;;
+	tracepoint) echo 30 ;;
+	lockdep_selftests) echo 5 ;;
+	bench:*) echo 120 ;;
+	*) echo 60 ;;
+	esac
+}
+
+# Host slow-down, in percent (100 = the reference host, idle): the time of
+# a fixed CPU loop now against its time on an idle 2-core CI machine
+# (COOL_CALIBRATE_REF_MS), never below 100.  A loaded host runs the loop,
+# and a guest, slower.
+COOL_CALIBRATE_REF_MS=${COOL_CALIBRATE_REF_MS:-300}
+host_slowdown() {
+	local t0 t1 ms
+	t0=$(date +%s%N)
+	awk 'BEGIN { for (i = 0; i < 20000000; i++) s += i * 2 }'
+	t1=$(date +%s%N)
+	ms=$(((t1 - t0) / 1000000))
+	if [ "$ms" -le "$COOL_CALIBRATE_REF_MS" ]; then echo 100; else echo $((ms * 100 / COOL_CALIBRATE_REF_MS)); fi
+}
+
+# scenario_timeout SLOWDOWN: the guest timeout of the loaded scenario when
+# it sets none: (BOOT_SECONDS + the tokens' declared seconds) x 3 for
+# margin x SLOWDOWN/100.  Prints "SECONDS DECLARED".
+scenario_timeout() {
+	local declared=$BOOT_SECONDS t
+	for t in $TESTS; do declared=$((declared + $(token_seconds "$t"))); done
+	echo "$((declared * 3 * $1 / 100)) $declared"
 }

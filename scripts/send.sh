@@ -36,6 +36,7 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
+refuse_user_tree "make send"
 out=${out:-$REPO_ROOT/results/send-$(run_stamp)}
 cover=$PATCH_DIR/0000-cover-letter.patch
 ls "$PATCH_DIR"/0*.patch > /dev/null 2>&1 || die "no patches in $PATCH_DIR" "run 'make series-export'"

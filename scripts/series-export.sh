@@ -26,6 +26,7 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
+refuse_user_tree "make series-export"
 
 tag=$(base_tag)
 tree_git rev-parse -q --verify "refs/heads/$branch" >/dev/null ||

@@ -8,6 +8,9 @@
 # No patches: cool = base.  The sha256 of the series (names + contents + base
 # commit) is kept in $COOL_TREE/.git/cool-series.sha256: an unchanged series is a
 # fast no-op, a changed one is re-applied from the base tag (--force: always).
+# With COOL_TREE naming a tree of your own, nothing is applied: the tree
+# must carry the series already (scripts/tree.sh checks), and is built as it
+# stands.
 # A series that does not apply: git am --abort, the tree is left clean on
 # 'base', branch 'cool' is deleted, git am's message and the patch are printed.
 #
@@ -29,6 +32,11 @@ while [ $# -gt 0 ]; do
 done
 
 if [ "$dry_run" = 1 ]; then "$REPO_ROOT/scripts/tree.sh" --dry-run; else "$REPO_ROOT/scripts/tree.sh"; fi
+if [ "$USER_TREE" = 1 ]; then
+	# COOL_TREE is the user's: tree.sh checked that it carries the series.
+	[ "$dry_run" = 1 ] && echo "series: COOL_TREE=$TREE is built as it stands (HEAD $(tree_git rev-parse --short HEAD 2>/dev/null || echo 'not git'))"
+	exit 0
+fi
 
 mapfile -t patches < <(series_patches)
 

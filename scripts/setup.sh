@@ -14,7 +14,7 @@
 # (busybox-static:i386, unpacked into $COOL_CACHE/i386/) when the run set asks.
 # One apt-get update per call, only when something is missing.
 #
-# Exit codes: 0 everything present, 1 installing failed, 6 packages missing
+# Exit codes: 0 everything present, 1 installing failed, 7 packages missing
 # and not root (one line with the exact apt-get command on stderr), 5 bad usage.
 set -eu
 # shellcheck source=lib.sh
@@ -67,7 +67,7 @@ if [ "${#missing[@]}" -gt 0 ]; then
 	if [ "$(id -u)" != 0 ]; then
 		printf '%s: error: missing packages; as root: apt-get update && apt-get install -y --no-install-recommends %s\n' \
 			"$PROG" "${missing[*]}" >&2
-		exit 6
+		exit "$E_SETUP"
 	fi
 	info "installing ${missing[*]}"
 	export DEBIAN_FRONTEND=noninteractive
@@ -80,7 +80,7 @@ fi
 if [ ! -x "$i386_bb" ]; then
 	if [ "$(id -u)" != 0 ]; then
 		printf '%s: error: no 32-bit busybox; as root: dpkg --add-architecture i386 && apt-get update, then rerun make setup\n' "$PROG" >&2
-		exit 6
+		exit "$E_SETUP"
 	fi
 	info "fetching busybox-static:i386 into $COOL_CACHE/i386/"
 	if ! dpkg --print-foreign-architectures | grep -qx i386; then

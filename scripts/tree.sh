@@ -6,6 +6,8 @@
 # Result: $COOL_TREE (default $COOL_CACHE/src/linux-source-6.12) is a git repo
 # with branch 'base' holding one commit of the pristine tree and tag
 # v<VERSION>-debian on it.  Fast no-op when that is already true.
+# With COOL_TREE naming a tree of your own: only checks that it is a kernel
+# tree carrying the series and without an in-tree build; never changes it.
 # Steps when missing (linux-source-6.12 is installed by make setup): unpack
 # /usr/src/linux-source-6.12.tar.xz, git init, git add -f -A (Debian's
 # .gitignore ignores top-level entries), commit, tag.
@@ -25,6 +27,12 @@ while [ $# -gt 0 ]; do
 	shift
 done
 
+if [ "$USER_TREE" = 1 ]; then
+	# a user's tree (COOL_TREE): checked, never created or changed
+	user_tree_check
+	[ "$dry_run" = 1 ] && echo "tree: COOL_TREE=$TREE (yours, carries the series; built with O=, never changed)"
+	exit 0
+fi
 tree_ok() {
 	[ -f "$TREE/Makefile" ] && [ -d "$TREE/.git" ] || return 1
 	tree_git rev-parse -q --verify "refs/heads/$BASE_BRANCH" >/dev/null || return 1

@@ -22,8 +22,13 @@
 # Everything is kept in results/<UTC date-time>/ (results/latest points there):
 # ktap.log, summary.txt, <scenario>/{build.log,warnings.txt,console.log,ktap.log,qemu-cmd,...}.
 #
-# Exit codes: 0 every scenario passed and its guest ran at least one case,
-# 1 something failed, hung, did not build, or no case ran, 5 bad usage.
+# Also results.json there (selftests/ktap2json.awk): scenario, case, status,
+# duration, diagnostics and key=value figures of every case.
+#
+# Exit codes, kselftest's where it has one: 0 every scenario passed and its
+# guest ran at least one case that was not skipped, 1 something failed, hung,
+# did not build, or no case ran, 4 nothing failed but every guest case was
+# skipped, 5 bad usage.
 set -eu
 # shellcheck source=../scripts/lib.sh
 . "$(dirname "$0")/../scripts/lib.sh"
@@ -74,64 +79,65 @@ export COOL_RUN_STAMP=$stamp
 : >"$run_dir/ktap.log"
 emit() { printf '%s\n' "$*" | tee -a "$run_dir/ktap.log"; }
 
-# Guest KTAP of one scenario, with booted (the guest reached COOL-EXIT),
+# Guest KTAP of one scenario (selftests/scenario-ktap.awk): the guest's
+# streamed results, what a hang or crash left (module cases from the
+# console, the running token as TIMEOUT or CRASH), then booted,
 # kernel_log_clean and build_no_warnings (warnings.txt of this run's build
-# step: compiler and objtool) appended, indented 4. A kernel that never
-# booted passes nothing: booted fails and build_no_warnings is skipped.
+# step: compiler and objtool), indented 4. A kernel that never booted passes
+# nothing: booted fails and build_no_warnings is skipped.
 # Prints "pass fail skip" counts of the top-level cases on fd 3.
 subtest() {
-	local name=$1 dir=$2 judge_ok=$3 nwarn=0 booted=0
+	local name=$1 dir=$2 judge_ok=$3 verdict=$4 nwarn=0 booted=0
 	[ ! -f "$dir/warnings.txt" ] || nwarn=$(wc -l <"$dir/warnings.txt")
 	! grep -aq '^COOL-EXIT:' "$dir/console.log" 2>/dev/null || booted=1
-	awk -v name="$name" -v jok="$judge_ok" -v jfile="$dir/judge.txt" -v nwarn="$nwarn" -v wfile="$dir/warnings.txt" -v booted="$booted" '
-		/^COOL-EXIT:/ { next }
-		/^[[:space:]]*(KTAP|TAP) version/ && !started && $0 !~ /^[[:space:]]/ { started = 1; next }
-		/^1\.\.[0-9]+/ && !plan { plan = $0; sub(/^1\.\./, "", plan); plan += 0; next }
-		{ body[++nb] = $0 }
-		/^(not )?ok / {
-			if ($0 ~ /# *SKIP/) skip++; else if ($0 ~ /^not ok/) fail++; else pass++
-			split($0, f, " "); num = ($1 == "not") ? f[3] : f[2]; if (num + 0 > maxn) maxn = num + 0
-		}
-		END {
-			n = (plan > maxn) ? plan : maxn
-			print "    KTAP version 1"
-			print "    # Subtest: " name
-			print "    1.." n + 3
-			for (i = 1; i <= nb; i++) print "    " body[i]
-			while ((getline l < jfile) > 0) print "    # " l
-			if (booted == 1) { print "    ok " n + 1 " booted"; pass++ }
-			else { print "    not ok " n + 1 " booted # no COOL-EXIT on the console"; fail++ }
-			if (jok == 1) { print "    ok " n + 2 " kernel_log_clean"; pass++ }
-			else { print "    not ok " n + 2 " kernel_log_clean"; fail++ }
-			if (booted != 1) { print "    ok " n + 3 " build_no_warnings # SKIP the kernel did not boot"; skip++ }
-			else if (nwarn == 0) { print "    ok " n + 3 " build_no_warnings"; pass++ }
-			else { print "    # " nwarn " warning line(s) in " wfile; print "    not ok " n + 3 " build_no_warnings"; fail++ }
-			printf "%d %d %d\n", pass, fail, skip > "/dev/fd/3"
-		}' "$dir/ktap.log"
+	awk -v name="$name" -v jok="$judge_ok" -v jfile="$dir/judge.txt" -v nwarn="$nwarn" \
+		-v wfile="$dir/warnings.txt" -v booted="$booted" -v verdict="$verdict" \
+		-v console="$dir/console.log" -v qemuout="$dir/qemu.out" \
+		-f "$REPO_ROOT/selftests/scenario-ktap.awk" "$dir/ktap.log"
 }
 
 # A scenario whose pass is a failing boot (EXPECT_RC, a negative control of
-# the harness itself): one case, whether boot.sh reported what was expected.
-# Prints "pass fail skip" on fd 3 like subtest.
+# the harness itself): whether boot.sh reported what was expected, and, for
+# a hang (EXPECT_HANG_TOKEN), whether the results streamed before it were
+# kept and the hang names the token that was running.  Prints "pass fail
+# skip" on fd 3 like subtest.
 expected_outcome() {
-	local name=$1 dir=$2 rc=$3 verdict=$4 ok=0 c
+	local name=$1 dir=$2 rc=$3 verdict=$4 ok=0 c n=1 p=0 f=0 merged
 	for c in $EXPECT_RC; do [ "$c" != "$rc" ] || ok=1; done
+	merged=$(subtest "$name" "$dir" 0 "$verdict" 3>/dev/null)
+	[ -z "$EXPECT_HANG_TOKEN" ] || n=3
 	{
 		echo "    KTAP version 1"
 		echo "    # Subtest: $name"
-		echo "    1..1"
+		echo "    1..$n"
 		echo "    # expected boot.sh exit: $EXPECT_RC; got $rc ($verdict)"
 		tr -d '\r' <"$dir/console.log" | grep -av '^[[:space:]]*$' | tail -n 3 | sed 's/^/    # console: /'
+		printf '%s\n' "$merged" | grep -E '^    (not )?ok ' | sed 's/^    /    # run: /'
 		if [ "$ok" = 1 ]; then
-			echo "    ok 1 expected_boot_outcome"
+			echo "    ok 1 expected_boot_outcome"; p=$((p + 1))
 		else
-			echo "    not ok 1 expected_boot_outcome"
+			echo "    not ok 1 expected_boot_outcome"; f=$((f + 1))
 		fi
-	} | tee -a "$run_dir/ktap.log"
-	echo "$ok $((1 - ok)) 0" >&3
+		if [ -n "$EXPECT_HANG_TOKEN" ]; then
+			# a result streamed before the hang, still there
+			if printf '%s\n' "$merged" | sed '/# TIMEOUT/q' | grep -qE '^    ok [0-9]+ [a-z]'; then
+				echo "    ok 2 results_before_hang_kept"; p=$((p + 1))
+			else
+				echo "    not ok 2 results_before_hang_kept"; f=$((f + 1))
+			fi
+			if printf '%s\n' "$merged" | grep -qF " $EXPECT_HANG_TOKEN # TIMEOUT"; then
+				echo "    ok 3 hang_names_running_token"; p=$((p + 1))
+			else
+				echo "    not ok 3 hang_names_running_token"; f=$((f + 1))
+			fi
+		fi
+	} >"$run_dir/.expected"
+	tee -a "$run_dir/ktap.log" <"$run_dir/.expected"
+	rm -f "$run_dir/.expected"
+	echo "$p $f 0" >&3
 }
 
-i=0 tot_pass=0 tot_fail=0 tot_skip=0 guest_cases=0 any_bad=0
+i=0 tot_pass=0 tot_fail=0 tot_skip=0 guest_cases=0 guest_skips=0 any_bad=0
 rows=()
 emit "KTAP version 1"
 emit "1..${#list[@]}"
@@ -173,9 +179,10 @@ for s in "${list[@]}"; do
 			read -r p fl sk <"$run_dir/.counts"
 			[ "$fl" != 0 ] || verdict="EXPECTED-$verdict"
 		else
-			subtest "$s" "$dir" "$judge_ok" 3>"$run_dir/.counts" | tee -a "$run_dir/ktap.log"
+			subtest "$s" "$dir" "$judge_ok" "$verdict" 3>"$run_dir/.counts" | tee -a "$run_dir/ktap.log"
 			read -r p fl sk <"$run_dir/.counts"
 			guest_cases=$((guest_cases + p + fl + sk - 3))
+			guest_skips=$((guest_skips + sk))
 			if [ $((p + fl + sk - 3)) -le 0 ] && [ "$verdict" = PASS ]; then
 				verdict=NO-CASES
 				emit "    # the guest runner reported no test case"
@@ -194,6 +201,7 @@ for s in "${list[@]}"; do
 		any_bad=1
 		emit "not ok $i $s # $verdict"
 	fi
+	printf '%s %s %s %s\n' "$s" "$verdict" "$secs" "${dir#"$REPO_ROOT"/}" >>"$run_dir/.meta"
 	rows+=("$(printf '%-12s %-11s %5s %5s %5s %6ss  %s' "$s" "$verdict" "$p" "$fl" "$sk" "$secs" "${dir#"$REPO_ROOT"/}")")
 done
 emit "# Totals: pass:$tot_pass fail:$tot_fail skip:$tot_skip"
@@ -205,9 +213,17 @@ emit "# Totals: pass:$tot_pass fail:$tot_fail skip:$tot_skip"
 	echo
 	echo "$tot_pass passed, $tot_fail failed, $tot_skip skipped"
 } | tee "$run_dir/summary.txt"
+awk -v stamp="$stamp" -v meta="$run_dir/.meta" -f "$REPO_ROOT/selftests/ktap2json.awk" \
+	"$run_dir/ktap.log" >"$run_dir/results.json"
+rm -f "$run_dir/.meta"
 
 if [ "$guest_cases" -le 0 ] && [ "$any_bad" = 0 ]; then
 	echo "no guest test case ran" >&2
-	exit 1
+	exit "$E_FAIL"
 fi
-[ "$any_bad" = 0 ] && [ "$tot_fail" = 0 ]
+[ "$any_bad" = 0 ] && [ "$tot_fail" = 0 ] || exit "$E_FAIL"
+if [ "$guest_skips" -ge "$guest_cases" ]; then
+	echo "every guest test case was skipped" >&2
+	exit "$E_SKIP"
+fi
+exit "$E_OK"

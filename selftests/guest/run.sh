@@ -30,6 +30,15 @@
 #   bench:NAME[:k=v,k=v]        test_cool_spinlock.ko bench=NAME: metrics as
 #                               "# bench: ..." diagnostic lines
 #
+# Output is streamed: "KTAP version 1" first, then each case's result line
+# the moment the case ends (no plan line up front: a module's case count is
+# known only when it runs, and KTAP lets the plan be omitted), so a hang or
+# a crash later loses none of the earlier results. Before each token the
+# runner prints "# running: TOKEN" and after it "# done: TOKEN"; the host
+# names the token that was running when the guest hung. After each result
+# "# time: NAME SECONDS" gives the case's duration (guest uptime, or the
+# kernel log's timestamps for the cases of a module).
+#
 # Modules are looked up in $COOL_MODULES (default /modules).
 # A case also fails when the kernel log it produced shows a warning, a BUG,
 # an Oops or a lockdep splat.
@@ -39,8 +48,6 @@
 MODDIR=${COOL_MODULES:-/modules}
 tmp=$(mktemp -d /tmp/cool.XXXXXX) || exit 2
 trap 'rm -rf "$tmp"' EXIT
-results="$tmp/results"
-: > "$results"
 n=0
 pass=0
 fail=0
@@ -48,18 +55,34 @@ skip=0
 
 BADNESS='WARNING:|BUG:|Oops|general protection|Kernel panic|inconsistent lock state|possible recursive locking|circular locking dependency|soft lockup|hard LOCKUP|rcu.*stall|Call Trace:'
 
-# result OK|FAIL|SKIP NAME [REASON]
+# uptime in hundredths of a second
+now_cs() {
+	u=$(cut -d' ' -f1 /proc/uptime)
+	echo $((${u%.*} * 100 + 1${u#*.} - 100))
+}
+case_t0=$(now_cs)
+
+# result OK|FAIL|SKIP NAME [REASON [SECONDS]]: print the result line at once,
+# then its duration (SECONDS, else the guest time since the previous result).
 result() {
 	n=$((n + 1))
 	case "$1" in
-	OK)	pass=$((pass + 1)); echo "ok $n $2" >> "$results" ;;
-	SKIP)	skip=$((skip + 1)); echo "ok $n $2 # SKIP $3" >> "$results" ;;
-	*)	fail=$((fail + 1)); echo "not ok $n $2" >> "$results" ;;
+	OK)	pass=$((pass + 1)); echo "ok $n $2" ;;
+	SKIP)	skip=$((skip + 1)); echo "ok $n $2 # SKIP $3" ;;
+	*)	fail=$((fail + 1)); echo "not ok $n $2" ;;
 	esac
+	t1=$(now_cs)
+	if [ -n "${4:-}" ]; then
+		echo "# time: $2 $4"
+	else
+		d=$((t1 - case_t0))
+		echo "# time: $2 $((d / 100)).$((d % 100 / 10))$((d % 10))"
+	fi
+	case_t0=$t1
 }
 
 diag() {
-	echo "# $*" >> "$results"
+	echo "# $*"
 }
 
 # The kernel log since the last mark, without timestamps: mark_log clears
@@ -69,7 +92,8 @@ mark_log() {
 }
 
 new_log() {
-	dmesg | sed 's/^\[[^]]*\] //'
+	dmesg > "$tmp/rawlog"
+	sed 's/^\[[^]]*\] //' "$tmp/rawlog"
 }
 
 # check_log NAME: fail NAME.kernel_log if the new log has badness.
@@ -92,23 +116,35 @@ module_ktap() {
 		awk '{ print } /^# Totals:/ { exit }'
 }
 
-# run_module_cases PREFIX: turn the module's KTAP in $tmp/log into cases.
+# The module's KTAP lines with the seconds each case took, from the kernel
+# log's timestamps ("SECONDS LINE"; "- LINE" without printk times).
+module_ktap_timed() {
+	grep 'cool-ktap: ' "$tmp/rawlog" |
+		sed -n 's/^\[ *\([0-9.]*\)\] cool-ktap: /\1 /p; s/^[^[].*cool-ktap: /- /p' |
+		awk '{ t = $1; sub(/^[^ ]* /, "")
+		       if (t == "-") d = "-"; else { if (t0 == "") t0 = t; d = sprintf("%.2f", t - t0) }
+		       if (t != "-" && $0 ~ /^(not )?ok /) t0 = t
+		       print d, $0 } / # Totals:/ { exit }'
+}
+
+# run_module_cases PREFIX: turn the module's KTAP in the kernel log into cases.
 run_module_cases() {
 	prefix=$1
 	found=0
-	module_ktap > "$tmp/ktap"
-	while read -r line; do
+	module_ktap_timed > "$tmp/ktap"
+	while read -r secs line; do
+		[ "$secs" != - ] || secs=''
 		case "$line" in
 		"# "*)
-			echo "$line" >> "$results" ;;
+			echo "$line" ;;
 		"ok "*"# SKIP"*)
 			name=$(echo "$line" | sed 's/^ok [0-9]* \([^ ]*\) # SKIP.*/\1/')
 			why=$(echo "$line" | sed 's/.*# SKIP //')
-			result SKIP "$prefix.$name" "$why"; found=1 ;;
+			result SKIP "$prefix.$name" "$why" "$secs"; found=1 ;;
 		"ok "*)
-			result OK "$prefix.$(echo "$line" | cut -d' ' -f3)"; found=1 ;;
+			result OK "$prefix.$(echo "$line" | cut -d' ' -f3)" "" "$secs"; found=1 ;;
 		"not ok "*)
-			result FAIL "$prefix.$(echo "$line" | cut -d' ' -f4)"; found=1 ;;
+			result FAIL "$prefix.$(echo "$line" | cut -d' ' -f4)" "" "$secs"; found=1 ;;
 		esac
 	done < "$tmp/ktap"
 	[ "$found" = 1 ]
@@ -220,7 +256,7 @@ do_negative() {
 	new_log > "$tmp/log"
 	rmmod test_cool_spinlock 2>/dev/null
 	ktap=$(module_ktap)
-	echo "$ktap" | grep '^# ' | sed 's/^/# control: /' >> "$results"
+	echo "$ktap" | grep '^# ' | sed 's/^/# control: /'
 	if [ "$what" = kasan ]; then
 		# the module only does it; KASAN must say so in the log
 		if grep -q 'BUG: KASAN: .*use-after-free' "$tmp/log"; then
@@ -355,7 +391,7 @@ do_bench() {
 	rc=$?
 	new_log > "$tmp/log"
 	rmmod test_cool_spinlock 2>/dev/null
-	module_ktap | grep -v '^#' | sed 's/^/# bench: /' >> "$results"
+	module_ktap | grep -v '^#' | sed 's/^/# bench: /'
 	if [ "$rc" = 0 ]; then
 		result OK "bench.$what"
 	else
@@ -366,7 +402,11 @@ do_bench() {
 
 [ $# -gt 0 ] || { echo "usage: run.sh TOKEN..." >&2; exit 2; }
 
+echo "KTAP version 1"
+echo "# tokens: $*"
 for token in "$@"; do
+	echo "# running: $token"
+	case_t0=$(now_cs)
 	kind=${token%%:*}
 	rest=""
 	case "$token" in *:*) rest=${token#*:} ;; esac
@@ -383,11 +423,9 @@ for token in "$@"; do
 	lockdep_selftests) do_lockdep_selftests ;;
 	*)		diag "unknown token '$token'"; result FAIL "token.$kind" ;;
 	esac
+	echo "# done: $token"
 done
 
-echo "KTAP version 1"
-echo "1..$n"
-cat "$results"
 echo "# Totals: pass:$pass fail:$fail skip:$skip"
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" = 0 ]

@@ -1,0 +1,153 @@
+#!/bin/bash
+# ktap-test.sh - host-side test of what a run keeps: selftests/scenario-ktap.awk
+# on synthetic guest and console logs (a clean run, a hang in the middle of
+# a test module, a hang in a runner token, a crash, a kernel that never
+# booted) and selftests/ktap2json.awk on the result (valid JSON, statuses,
+# durations, figures).  Part of 'make host-test'.
+#
+# Usage: selftests/host/ktap-test.sh [--help]
+# Stdout: KTAP, then "N passed, N failed".
+# Exit codes: 0 every case passed, 1 a case failed, 5 bad usage.
+set -u
+# shellcheck source=../../scripts/lib.sh
+. "$(dirname "$0")/../../scripts/lib.sh"
+case ${1:-} in
+-h | --help) show_help; exit 0 ;;
+'') ;;
+*) usage_error "unknown option $1" ;;
+esac
+
+awkf=$REPO_ROOT/selftests/scenario-ktap.awk
+jsonf=$REPO_ROOT/selftests/ktap2json.awk
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+n=0 pass=0 fail=0
+# ok_if NAME CONDITION-EXIT-STATUS [DIAG]
+ok_if() {
+	n=$((n + 1))
+	if [ "$2" = 0 ]; then
+		pass=$((pass + 1)); echo "ok $n $1"
+	else
+		fail=$((fail + 1)); [ -z "${3:-}" ] || echo "# $3"; echo "not ok $n $1"
+	fi
+}
+
+# merge NAME BOOTED VERDICT: run scenario-ktap.awk on $tmp/NAME.{ktap,console,qemu}
+merge() {
+	: >"$tmp/judge.txt"
+	awk -v name="$1" -v jok=1 -v jfile="$tmp/judge.txt" -v nwarn=0 -v wfile=none \
+		-v booted="$2" -v verdict="$3" -v console="$tmp/$1.console" -v qemuout="$tmp/$1.qemu" \
+		-f "$awkf" "$tmp/$1.ktap" 3>"$tmp/$1.counts" >"$tmp/$1.out"
+}
+has() { grep -qE -- "$2" "$tmp/$1.out"; }
+counts() { cat "$tmp/$1.counts"; }
+
+# A run that finished.
+cat >"$tmp/clean.ktap" <<'K'
+KTAP version 1
+# tokens: selftest:trylock locktorture:spin_lock:15
+# running: selftest:trylock
+# trylock: pairs=100 misses=0
+ok 1 selftest.trylock
+# time: selftest.trylock 0.51
+# done: selftest:trylock
+# running: locktorture:spin_lock:15
+ok 2 locktorture.spin_lock
+# time: locktorture.spin_lock 16.20
+# done: locktorture:spin_lock:15
+# Totals: pass:2 fail:0 skip:0
+2 passed, 0 failed, 0 skipped
+COOL-EXIT: 0
+K
+echo 'COOL-EXIT: 0' >"$tmp/clean.console"
+: >"$tmp/clean.qemu"
+merge clean 1 PASS
+ok_if clean_counts "$([ "$(counts clean)" = "5 0 0" ] && echo 0 || echo 1)" "counts $(counts clean)"
+has clean '^    ok 3 booted$'; ok_if clean_booted $?
+
+# Hang inside the test module: two cases streamed, the third on the console
+# only, the fourth never finished.
+cat >"$tmp/modhang.ktap" <<'K'
+KTAP version 1
+# running: locktorture:spin_lock:15
+ok 1 locktorture.spin_lock
+# time: locktorture.spin_lock 16.20
+# done: locktorture:spin_lock:15
+# running: selftest
+K
+cat >"$tmp/modhang.console" <<'K'
+[    1.0] cool-ktap: KTAP version 1
+[    1.1] cool-ktap: 1..3
+[    2.0] cool-ktap: ok 1 exclusion_spin_lock
+[    3.0] cool-ktap: not ok 2 irq_wait
+[   60.0] rcu: INFO: rcu_sched self-detected stall on CPU
+K
+: >"$tmp/modhang.qemu"
+merge modhang 0 HANG
+has modhang '^    ok 1 locktorture.spin_lock$'; ok_if hang_keeps_streamed_result $?
+has modhang '^    ok 2 selftest.exclusion_spin_lock # from the console log'; ok_if hang_recovers_module_case $?
+has modhang '^    not ok 3 selftest.irq_wait'; ok_if hang_recovers_module_failure $?
+has modhang '^    not ok 4 selftest # TIMEOUT \(HANG\)$'; ok_if hang_names_token $?
+has modhang '^    not ok 5 booted'; ok_if hang_not_booted $?
+has modhang 'build_no_warnings # SKIP'; ok_if hang_no_build_pass $?
+
+# Hang in a runner token (no module): the token is named.
+printf '%s\n' 'KTAP version 1' '# running: locktorture:rw_lock:15' >"$tmp/tokhang.ktap"
+: >"$tmp/tokhang.console"
+: >"$tmp/tokhang.qemu"
+merge tokhang 0 HANG
+has tokhang '^    not ok 1 locktorture:rw_lock:15 # TIMEOUT'; ok_if hang_names_runner_token $?
+
+# A crash (guest stopped, no timeout): CRASH, not TIMEOUT.
+cp "$tmp/tokhang.ktap" "$tmp/crash.ktap"
+: >"$tmp/crash.console"
+: >"$tmp/crash.qemu"
+merge crash 0 NO-EXIT
+has crash '^    not ok 1 locktorture:rw_lock:15 # CRASH \(NO-EXIT\)'; ok_if crash_named $?
+
+# Never booted: QEMU's message kept, nothing passes.
+: >"$tmp/noboot.ktap"
+: >"$tmp/noboot.console"
+echo 'qemu-system-x86_64: -m 99T: cannot set up guest memory' >"$tmp/noboot.qemu"
+merge noboot 0 QEMU-FAIL
+has noboot '# qemu: qemu-system-x86_64: -m 99T'; ok_if noboot_qemu_message $?
+has noboot '^    not ok 1 boot # QEMU-FAIL'; ok_if noboot_boot_fails $?
+p=$(cut -d' ' -f1 "$tmp/noboot.counts")
+ok_if noboot_passes_nothing "$([ "$p" = 0 ] && echo 0 || echo 1)" "pass count $p"
+
+# results.json of a run made of these scenarios
+{
+	echo "KTAP version 1"
+	echo "1..2"
+	cat "$tmp/clean.out"
+	echo "ok 1 clean"
+	cat "$tmp/modhang.out"
+	echo "not ok 2 modhang # HANG"
+} >"$tmp/run.ktap"
+printf '%s\n' "clean PASS 100 results/x/clean" "modhang HANG 200 results/x/modhang" >"$tmp/meta"
+awk -v stamp=x -v meta="$tmp/meta" -f "$jsonf" "$tmp/run.ktap" >"$tmp/results.json"
+if command -v python3 >/dev/null 2>&1; then
+	python3 - "$tmp/results.json" >"$tmp/json.out" 2>&1 <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+sc = {s["name"]: s for s in r["scenarios"]}
+c = {x["name"]: x for x in sc["clean"]["cases"]}
+h = {x["name"]: x for x in sc["modhang"]["cases"]}
+assert sc["clean"]["status"] == "pass" and sc["modhang"]["status"] == "fail"
+assert c["selftest.trylock"]["duration_s"] == 0.51, c["selftest.trylock"]
+assert c["selftest.trylock"]["figures"] == {"pairs": 100, "misses": 0}, c["selftest.trylock"]
+assert h["selftest"]["status"] == "timeout", h["selftest"]
+assert h["selftest.irq_wait"]["status"] == "fail"
+assert r["totals"]["fail"] >= 3
+print("ok")
+PY
+	ok_if results_json "$?" "$(tail -n 3 "$tmp/json.out" | tr '\n' ' ')"
+else
+	n=$((n + 1)); echo "ok $n results_json # SKIP no python3 to parse it"
+fi
+
+echo "1..$n"
+echo "# Totals: pass:$pass fail:$fail skip:$((n - pass - fail))"
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
