@@ -25,12 +25,13 @@ cool-spinlock harness.  Targets:
   make host-test      the console judge on synthetic logs (badness, hang, KCSAN scope) and
                       what a run keeps (hang mid-module, crash, no boot, results.json)
   make check          checkpatch --strict, git am on pristine, bisect builds, new warnings,
-                      get_maintainer -> .b4-config, shellcheck (KTAP, N passed, N failed)
+                      get_maintainer recipients, shellcheck (KTAP, N passed, N failed)
   make check-bisect   only: every patch builds with COOL on and off
   make bench          measure stock vs cool -> docs/results.md, plots, docs/data/bench.txt
   make soak           locktorture matrix with CPU hotplug, 10 min/scenario -> docs/reliability.md
   make series-export  patches/ (and the cover letter) from branch 'dev' of the tree
-  make send           b4 send -o: the addressed mails in results/send-*/ (nothing is sent)
+  make send           as git's identity (not an example domain): b4 prep --auto-to-cc, b4 send -o:
+                      the addressed mails in results/send-*/ (nothing is sent)
   make clean          remove results/ and the scenarios' build dirs (not the tree, not ccache)
   make help           this text
 Make variables: SCENARIO=name (default cool), TESTS='tokens' (guest runner arguments).

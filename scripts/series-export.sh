@@ -8,9 +8,15 @@
 # $COOL_CACHE/src/linux-dev if present) and replaces patches/[0-9]*.patch
 # with the result, then writes the cover letter (scripts/cover-letter.sh: the
 # prose of docs/cover-letter.in, the numbers of docs/data/bench.txt).
+# The patches carry the identity of whoever exports them: author and
+# Signed-off-by become git's user.name / user.email (git config, as in the
+# repo), the branch's own author lines and sign-offs of that author are
+# replaced (in a throw-away worktree; the branch is not changed).  No
+# identity: it stops and says how to set one.
 # Environment: COOL_DEV_BRANCH (default dev).
 #
-# Exit codes: 0 exported, 1 the branch is missing or holds no patches, 5 bad usage.
+# Exit codes: 0 exported, 1 the branch is missing or holds no patches, or
+# git has no identity, 5 bad usage.
 set -eu
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -40,11 +46,35 @@ if [ "$dry_run" = 1 ]; then
 	exit 0
 fi
 
+name=$(git -C "$REPO_ROOT" config user.name || true)
+email=$(git -C "$REPO_ROOT" config user.email || true)
+if [ -z "$name" ] || [ -z "$email" ]; then
+	die "git has no identity to sign the series off with (user.name/user.email)" \
+		"git config --global user.name 'Your Name'; git config --global user.email you@your.domain"
+fi
+
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-tree_git -c diff.suppressBlankEmpty=true format-patch -q --no-signature --subject-prefix="RFC PATCH" --base="$tag" -o "$tmp" "$tag..$branch"
+wt=$tmp/wt
+cleanup() {
+	tree_git worktree remove --force "$wt" >/dev/null 2>&1 || true
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+# Re-author every commit as the exporter, with the exporter's sign-off in
+# place of the original author's.
+tree_git worktree add -q --detach "$wt" "$branch"
+# shellcheck disable=SC2016 # expanded by the shell of git rebase --exec
+resign='a=$(git log -1 --format="%an <%ae>"); git log -1 --format=%B | grep -vxF "Signed-off-by: $a" | git commit -q --amend --reset-author -s -F -'
+git -C "$wt" -c user.name="$name" -c user.email="$email" -c core.editor=true \
+	rebase -q --exec "$resign" "$tag" >"$tmp/rebase.log" 2>&1 || {
+	cat "$tmp/rebase.log" >&2
+	die "could not re-sign the series as $name <$email>"
+}
+git -C "$wt" -c user.name="$name" -c user.email="$email" -c diff.suppressBlankEmpty=true \
+	format-patch -q --no-signature --subject-prefix="RFC PATCH" --base="$tag" -o "$tmp/out" "$tag..HEAD"
 mkdir -p "$PATCH_DIR"
 find "$PATCH_DIR" -maxdepth 1 -name '[0-9]*.patch' ! -name '0000-cover-letter.patch' -delete
-cp "$tmp"/*.patch "$PATCH_DIR"/
-info "exported $count patches from $branch to ${PATCH_DIR#"$REPO_ROOT"/}"
-"$REPO_ROOT/scripts/cover-letter.sh" --branch "$branch"
+cp "$tmp"/out/*.patch "$PATCH_DIR"/
+info "exported $count patches from $branch to ${PATCH_DIR#"$REPO_ROOT"/} as $name <$email>"
+# the cover letter's shortlog from the re-signed commits
+"$REPO_ROOT/scripts/cover-letter.sh" --branch "$(git -C "$wt" rev-parse HEAD)"
