@@ -61,7 +61,9 @@ if [ "$dry_run" = 1 ]; then
 fi
 
 mkdir -p "$out"
-commit=$(git -C "$TREE" rev-parse --short "$COOL_BRANCH" 2>/dev/null || echo unknown)
+# The series as a reviewer can name it: the tree object of branch cool
+# (the same for anyone who git-ams patches/ on the base tag), not a commit.
+commit=$(git -C "$TREE" rev-parse --short=12 "$COOL_BRANCH^{tree}" 2>/dev/null || echo unknown)
 rows=$out/rows.md
 : > "$rows"
 failed=0
@@ -115,7 +117,12 @@ done
 	echo "makes waiters queue as on bare metal; with it they spin in virt_spin_lock()."
 	echo "Raw logs: \`${out#"$REPO_ROOT"/}\` (not committed)."
 	echo
-	echo "| scenario | type | write acquisitions | hotplug ops | verdict | series commit |"
+	# shellcheck disable=SC2016 # backquotes are Markdown here
+	echo 'Series tree: the git tree object of the base tag plus patches/ (`git am`'
+	# shellcheck disable=SC2016 # backquotes are Markdown here
+	echo 'then `git rev-parse HEAD^{tree}` gives it), as make bench records series_tree.'
+	echo
+	echo "| scenario | type | write acquisitions | hotplug ops | verdict | series tree |"
 	echo "|---|---|---|---|---|---|"
 	cat "$rows"
 } > "$REPO_ROOT/docs/reliability.md"

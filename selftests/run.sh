@@ -10,6 +10,9 @@
 #                    default: each scenario's TESTS)
 #   --timeout S      guest timeout (env COOL_TIMEOUT; default: scenario's)
 #   --jobs N         make -j (env JOBS)
+#   --no-overlap     build each scenario only when its turn comes (env
+#                    COOL_OVERLAP=0); default: the next scenario's kernel is
+#                    built (nice 10) while the current one boots
 #
 # Stdout: KTAP.  Top level: one test per scenario; inside it the guest's KTAP
 # (selftests/guest/run.sh, read from serial 1) with three extra cases:
@@ -34,6 +37,7 @@ set -eu
 . "$(dirname "$0")/../scripts/lib.sh"
 
 scenarios=${SCENARIO:-cool} tests=${COOL_TESTS:-} timeout_s=${COOL_TIMEOUT:-} jobs=${JOBS:-} dry_run=0
+overlap=${COOL_OVERLAP:-1}
 while [ $# -gt 0 ]; do
 	case $1 in
 	--scenario | --scenarios) [ $# -ge 2 ] || usage_error "$1 needs a value"; scenarios=$2; shift ;;
@@ -44,6 +48,7 @@ while [ $# -gt 0 ]; do
 	--timeout=*) timeout_s=${1#*=} ;;
 	--jobs) [ $# -ge 2 ] || usage_error "--jobs needs a value"; jobs=$2; shift ;;
 	--jobs=*) jobs=${1#*=} ;;
+	--no-overlap) overlap=0 ;;
 	--dry-run) dry_run=1 ;;
 	-h | --help) show_help; exit 0 ;;
 	*) usage_error "unknown option $1" ;;
@@ -137,8 +142,38 @@ expected_outcome() {
 	echo "$p $f 0" >&3
 }
 
+# Builds overlap boots: while scenario N boots, the next scenario with a
+# build dir of its own is built in the background at nice 10 (the guest's
+# vCPU threads keep their share), its output kept in .build-NAME.log and
+# shown when its turn comes.  --no-overlap (COOL_OVERLAP=0): one at a time.
+out_of() { (load_scenario "$1" && echo "$OUT"); }
+declare -A built=() prebuild_pid=()
+prebuild_next() {
+	local j o pid
+	[ "$overlap" = 1 ] || return 0
+	# one background build at a time
+	for pid in "${prebuild_pid[@]}"; do
+		! kill -0 "$pid" 2>/dev/null || return 0
+	done
+	for ((j = $1; j < ${#list[@]}; j++)); do
+		o=$(out_of "${list[$j]}")
+		[ -z "${built[$o]:-}" ] || continue
+		built[$o]=1
+		(
+			rc=0
+			nice -n 10 "$REPO_ROOT/scripts/build.sh" --scenario "${list[$j]}" ${build_opts[@]+"${build_opts[@]}"} \
+				>"$run_dir/.build-${list[$j]}.log" 2>&1 || rc=$?
+			echo "$rc" >"$run_dir/.build-${list[$j]}.rc"
+		) &
+		prebuild_pid[${list[$j]}]=$!
+		info "building ${list[$j]} in the background while $2 boots"
+		return 0
+	done
+}
+
 i=0 tot_pass=0 tot_fail=0 tot_skip=0 guest_cases=0 guest_skips=0 any_bad=0
 rows=()
+trap 'for pid in "${prebuild_pid[@]}"; do kill "$pid" 2>/dev/null || true; done' EXIT
 emit "KTAP version 1"
 emit "1..${#list[@]}"
 for s in "${list[@]}"; do
@@ -147,7 +182,16 @@ for s in "${list[@]}"; do
 	mkdir -p "$dir"
 	t0=$(date +%s)
 	brc=0
-	"$REPO_ROOT/scripts/build.sh" --scenario "$s" ${build_opts[@]+"${build_opts[@]}"} || brc=$?
+	if [ -n "${prebuild_pid[$s]:-}" ]; then
+		wait "${prebuild_pid[$s]}" || true
+		unset "prebuild_pid[$s]"
+		brc=$(cat "$run_dir/.build-$s.rc" 2>/dev/null || echo 1)
+		cat "$run_dir/.build-$s.log" >&2
+		rm -f "$run_dir/.build-$s.log" "$run_dir/.build-$s.rc"
+	else
+		built[$(out_of "$s")]=1
+		"$REPO_ROOT/scripts/build.sh" --scenario "$s" ${build_opts[@]+"${build_opts[@]}"} || brc=$?
+	fi
 	load_scenario "$s"
 	for f in build.log warnings.txt config.log; do
 		[ ! -f "$OUT/$f" ] || cp "$OUT/$f" "$dir/"
@@ -166,6 +210,7 @@ for s in "${list[@]}"; do
 		emit "    not ok 1 $step"
 	else
 		rc=0
+		prebuild_next "$i" "$s"
 		"$REPO_ROOT/qemu-boot/boot.sh" --scenario "$s" --results-dir "$dir" ${boot_opts[@]+"${boot_opts[@]}"} || rc=$?
 		verdict=$(sed -n 's/^verdict=//p' "$dir/result" 2>/dev/null || true)
 		[ -n "$verdict" ] || verdict="BOOT-ERROR($rc)"
