@@ -44,6 +44,7 @@ over the defaults):
   COOL_PATCH_DIR=dir        the series to apply (default <repo>/patches)
   COOL_DEV_BRANCH=name      branch make series-export exports (default dev)
   JOBS=n                    make -j (default nproc+1)
+  COOL_OVERLAP=0|1          build the next scenario (nice 10) while one boots (default 1)
   COOL_SMP=n COOL_MEM=size  QEMU -smp / -m (default: the scenario's, mostly 4 and 1G)
   COOL_TIMEOUT=s            guest timeout (default: the scenario's TIMEOUT, else computed: the
                             tokens' declared seconds + BOOT_SECONDS, x3, x host slow-down)
