@@ -161,7 +161,10 @@ prebuild_next() {
 		built[$o]=1
 		(
 			rc=0
-			nice -n 10 "$REPO_ROOT/scripts/build.sh" --scenario "${list[$j]}" ${build_opts[@]+"${build_opts[@]}"} \
+			# a session of its own, so that a stop can kill make and all
+			# shellcheck disable=SC2016 # $$ is the new session's shell
+			setsid sh -c 'echo $$ >"$1"; shift; exec nice -n 10 "$@"' sh "$run_dir/.build-${list[$j]}.pgid" \
+				"$REPO_ROOT/scripts/build.sh" --scenario "${list[$j]}" ${build_opts[@]+"${build_opts[@]}"} \
 				>"$run_dir/.build-${list[$j]}.log" 2>&1 || rc=$?
 			echo "$rc" >"$run_dir/.build-${list[$j]}.rc"
 		) &
@@ -173,7 +176,19 @@ prebuild_next() {
 
 i=0 tot_pass=0 tot_fail=0 tot_skip=0 guest_cases=0 guest_skips=0 any_bad=0
 rows=()
-trap 'for pid in "${prebuild_pid[@]}"; do kill "$pid" 2>/dev/null || true; done' EXIT
+# Stopped or done: no background build outlives the run.
+# shellcheck disable=SC2317 # called by the traps
+kill_prebuilds() {
+	local s pg
+	for s in "${!prebuild_pid[@]}"; do
+		pg=$(cat "$run_dir/.build-$s.pgid" 2>/dev/null || true)
+		[ -z "$pg" ] || kill -TERM -- "-$pg" 2>/dev/null || true
+		kill "${prebuild_pid[$s]}" 2>/dev/null || true
+		rm -f "$run_dir/.build-$s".*
+	done
+}
+trap kill_prebuilds EXIT
+trap 'warn "interrupted"; exit 130' INT TERM
 emit "KTAP version 1"
 emit "1..${#list[@]}"
 for s in "${list[@]}"; do
@@ -187,7 +202,7 @@ for s in "${list[@]}"; do
 		unset "prebuild_pid[$s]"
 		brc=$(cat "$run_dir/.build-$s.rc" 2>/dev/null || echo 1)
 		cat "$run_dir/.build-$s.log" >&2
-		rm -f "$run_dir/.build-$s.log" "$run_dir/.build-$s.rc"
+		rm -f "$run_dir/.build-$s.log" "$run_dir/.build-$s.rc" "$run_dir/.build-$s.pgid"
 	else
 		built[$(out_of "$s")]=1
 		"$REPO_ROOT/scripts/build.sh" --scenario "$s" ${build_opts[@]+"${build_opts[@]}"} || brc=$?
