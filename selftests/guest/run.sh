@@ -272,8 +272,12 @@ do_negative() {
 		result FAIL "$name"
 	elif echo "$ktap" | grep -q '# SKIP'; then
 		result SKIP "$name" "$(echo "$ktap" | sed -n 's/.*# SKIP //p' | head -1)"
-	elif [ "$rc" != 0 ] && echo "$ktap" | grep -q '^not ok'; then
-		diag "$name: the module reported the failure, as it must"
+	elif echo "$ktap" | grep -q '^not ok'; then
+		# The module's first run is judged, not insmod's status: when
+		# finit_module() fails, busybox insmod retries with
+		# init_module(), and a racy control (the broken lock) can pass
+		# that second run; insmod then exits 0 (seen under host load).
+		diag "$name: the module reported the failure, as it must (insmod rc=$rc)"
 		result OK "$name"
 	else
 		diag "$name: insmod rc=$rc; the control was not caught"
