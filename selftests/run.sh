@@ -148,6 +148,7 @@ expected_outcome() {
 # shown when its turn comes.  --no-overlap (COOL_OVERLAP=0): one at a time.
 out_of() { (load_scenario "$1" && echo "$OUT"); }
 declare -A built=() prebuild_pid=()
+child=
 prebuild_next() {
 	local j o pid
 	[ "$overlap" = 1 ] || return 0
@@ -180,6 +181,8 @@ rows=()
 # shellcheck disable=SC2317 # called by the traps
 kill_prebuilds() {
 	local s pg
+	# the build or boot in progress (boot.sh stops its QEMU on TERM)
+	[ -z "$child" ] || kill -TERM -- "-$child" 2>/dev/null || kill "$child" 2>/dev/null || true
 	for s in "${!prebuild_pid[@]}"; do
 		pg=$(cat "$run_dir/.build-$s.pgid" 2>/dev/null || true)
 		[ -z "$pg" ] || kill -TERM -- "-$pg" 2>/dev/null || true
@@ -205,7 +208,12 @@ for s in "${list[@]}"; do
 		rm -f "$run_dir/.build-$s.log" "$run_dir/.build-$s.rc" "$run_dir/.build-$s.pgid"
 	else
 		built[$(out_of "$s")]=1
-		"$REPO_ROOT/scripts/build.sh" --scenario "$s" ${build_opts[@]+"${build_opts[@]}"} || brc=$?
+		# in the background and waited for, so that a stop signal is
+		# handled at once (bash defers traps until a foreground child ends)
+		setsid "$REPO_ROOT/scripts/build.sh" --scenario "$s" ${build_opts[@]+"${build_opts[@]}"} &
+		child=$!
+		wait "$child" || brc=$?
+		child=
 	fi
 	load_scenario "$s"
 	for f in build.log warnings.txt config.log; do
@@ -226,7 +234,10 @@ for s in "${list[@]}"; do
 	else
 		rc=0
 		prebuild_next "$i" "$s"
-		"$REPO_ROOT/qemu-boot/boot.sh" --scenario "$s" --results-dir "$dir" ${boot_opts[@]+"${boot_opts[@]}"} || rc=$?
+		"$REPO_ROOT/qemu-boot/boot.sh" --scenario "$s" --results-dir "$dir" ${boot_opts[@]+"${boot_opts[@]}"} &
+		child=$!
+		wait "$child" || rc=$?
+		child=
 		verdict=$(sed -n 's/^verdict=//p' "$dir/result" 2>/dev/null || true)
 		[ -n "$verdict" ] || verdict="BOOT-ERROR($rc)"
 		[ -f "$dir/ktap.log" ] || : >"$dir/ktap.log"
