@@ -56,8 +56,17 @@ load_scenario "$scenario"
 [ -z "$timeout_s" ] || TIMEOUT=$timeout_s
 [ -z "$tests" ] || TESTS=$tests
 timeout_why="set"
+slowdown=$(host_slowdown)
+# cool_irqwait while the selftest runs: 20 ms on an idle host, scaled by
+# the slow-down (at most the knob's 100 ms): the budget is TSC time, and a
+# host that deschedules the vCPUs spends it before the waiter has had
+# interrupts on for long (irq_wait saw no tick in a 20 ms budget at 2.5x).
+if [ -z "${COOL_SELFTEST_IRQWAIT:-}" ]; then
+	COOL_SELFTEST_IRQWAIT=$((20000 * slowdown / 100))
+	[ "$COOL_SELFTEST_IRQWAIT" -le 100000 ] || COOL_SELFTEST_IRQWAIT=100000
+	export COOL_SELFTEST_IRQWAIT
+fi
 if [ -z "$TIMEOUT" ]; then
-	slowdown=$(host_slowdown)
 	read -r TIMEOUT declared < <(scenario_timeout "$slowdown")
 	timeout_why="declared ${declared}s x3 x host slow-down $((slowdown / 100)).$(printf '%02d' $((slowdown % 100)))"
 fi
@@ -219,6 +228,8 @@ fi
 	echo "boot_seconds=$elapsed"
 	echo "timeout=$TIMEOUT"
 	echo "timeout_why=$timeout_why"
+	echo "host_slowdown_percent=$slowdown"
+	echo "selftest_irqwait_us=$COOL_SELFTEST_IRQWAIT"
 	echo "tests=$TESTS"
 	echo "kernel_head=$(tree_git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 } >"$resdir/result"

@@ -189,6 +189,7 @@ SELFTEST_ITERATIONS=${COOL_SELFTEST_ITERATIONS:-5000}
 # runs out before irq_wait's IPI arrives (seen in the cool-tas scenario).
 # The cases read the budget in force (irqwait=) and check against it. A
 # cool_irqwait= on the kernel command line (make bench) is left alone.
+# boot.sh scales it with the host's measured slow-down (20000 when idle).
 SELFTEST_IRQWAIT=${COOL_SELFTEST_IRQWAIT:-20000}
 # irq_starve's share against a single relocker (the module's default, 3,
 # wants a third of a queued waiter's acquisitions): under wall-clock TCG
