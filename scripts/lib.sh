@@ -52,6 +52,14 @@ die_rc() {
 	exit "$rc"
 }
 usage_error() { die_rc "$E_USAGE" "$1" "run '$PROG --help' for usage"; }
+# no_options "$@": for a script that takes only --help.
+no_options() {
+	case ${1:-} in
+	-h | --help) show_help; exit 0 ;;
+	'') ;;
+	*) usage_error "unknown option $1" ;;
+	esac
+}
 # show_help: print the calling script's --help, its header comment (line 2
 # up to its 'set -' line) without the '# '.
 show_help() { sed -n '2,/^set -/p' "$0" | sed '$d; s/^# \{0,1\}//'; }

@@ -8,11 +8,7 @@
 set -eu
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
-case ${1:-} in
--h | --help) show_help; exit 0 ;;
-'') ;;
-*) usage_error "unknown option $1" ;;
-esac
+no_options "$@"
 require_tool shellcheck shellcheck
 cd "$REPO_ROOT"
 files=()

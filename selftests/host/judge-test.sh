@@ -11,11 +11,7 @@
 set -u
 # shellcheck source=../../scripts/lib.sh
 . "$(dirname "$0")/../../scripts/lib.sh"
-case ${1:-} in
--h | --help) show_help; exit 0 ;;
-'') ;;
-*) usage_error "unknown option $1" ;;
-esac
+no_options "$@"
 
 judge=$REPO_ROOT/qemu-boot/judge.sh
 scope='spin|rwlock|(read|write)_(try)?(un)?lock|queued_|cool|torture'

@@ -11,11 +11,7 @@
 set -u
 # shellcheck source=../../scripts/lib.sh
 . "$(dirname "$0")/../../scripts/lib.sh"
-case ${1:-} in
--h | --help) show_help; exit 0 ;;
-'') ;;
-*) usage_error "unknown option $1" ;;
-esac
+no_options "$@"
 
 awkf=$REPO_ROOT/selftests/scenario-ktap.awk
 jsonf=$REPO_ROOT/selftests/ktap2json.awk
