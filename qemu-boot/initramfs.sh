@@ -83,7 +83,7 @@ cp "$bb" "$root/bin/busybox"
 		printf '%s=%s\n' "$v" "$(shquote "${!v}")"
 	done
 	# the guest runner's own knobs, when set on the host
-	for v in COOL_SELFTEST_ITERATIONS COOL_SELFTEST_IRQWAIT COOL_SELFTEST_STARVE_SHARE; do
+	for v in COOL_SELFTEST_ITERATIONS COOL_SELFTEST_IRQWAIT COOL_SELFTEST_IRQWAIT_WAIT COOL_SELFTEST_STARVE_SHARE; do
 		[ -z "${!v:-}" ] || printf 'export %s=%s\n' "$v" "$(shquote "${!v}")"
 	done
 } >"$root/scenario.env"

@@ -54,8 +54,9 @@ over the defaults):
   COOL_TESTS='tokens'       guest runner tokens (default: the scenario's TESTS)
   COOL_HYPERVISOR=0|1       CPUID hypervisor bit of the guest (default: the scenario's, 0)
   COOL_SELFTEST_ITERATIONS=n lock/unlock pairs per CPU of the exclusion cases (default 5000)
-  COOL_SELFTEST_IRQWAIT=us  cool_irqwait while the selftest runs, when not set at boot (default
-                            20000 x the measured host slow-down, at most 100000)
+  COOL_SELFTEST_IRQWAIT=us  cool_irqwait while the selftest runs, when not set at boot (default 20000)
+  COOL_SELFTEST_IRQWAIT_WAIT=us  the same for a second run of irq_wait alone (default
+                            COOL_SELFTEST_IRQWAIT x the measured host slow-down, at most 100000)
   COOL_SELFTEST_STARVE_SHARE=n  irq_starve wants 1/n of a queued waiter's acquisitions (default 10)
   COOL_KCSAN_SCOPE=regex    KCSAN reports judged (default: the scenario's KCSAN_SCOPE)
   COOL_SETUP_FOR=run|check|bench|send|all  package set of make setup (default run)
