@@ -184,10 +184,14 @@ kill_prebuilds() {
 	# the build or boot in progress (boot.sh stops its QEMU on TERM)
 	[ -z "$child" ] || kill -TERM -- "-$child" 2>/dev/null || kill "$child" 2>/dev/null || true
 	for s in "${!prebuild_pid[@]}"; do
-		pg=$(cat "$run_dir/.build-$s.pgid" 2>/dev/null || true)
-		[ -z "$pg" ] || kill -TERM -- "-$pg" 2>/dev/null || true
 		kill "${prebuild_pid[$s]}" 2>/dev/null || true
-		rm -f "$run_dir/.build-$s".*
+	done
+	# every background build's session, whatever the array says
+	for s in "$run_dir"/.build-*.pgid; do
+		[ -f "$s" ] || continue
+		pg=$(cat "$s" 2>/dev/null || true)
+		[ -z "$pg" ] || kill -TERM -- "-$pg" 2>/dev/null || true
+		rm -f "${s%.pgid}".*
 	done
 }
 trap kill_prebuilds EXIT
