@@ -124,7 +124,9 @@ module_ktap_timed() {
 		awk '{ t = $1; sub(/^[^ ]* /, "")
 		       if (t == "-") d = "-"; else { if (t0 == "") t0 = t; d = sprintf("%.2f", t - t0) }
 		       if (t != "-" && $0 ~ /^(not )?ok /) t0 = t
-		       print d, $0 } / # Totals:/ { exit }'
+		       print d, $0
+		       # the first run only: see module_ktap
+		       if ($0 ~ /^# Totals:/) exit }'
 }
 
 # run_module_cases PREFIX [DROP]: turn the module's KTAP in the kernel log
