@@ -108,12 +108,11 @@ check_log() {
 	return 0
 }
 
-# The module's KTAP from $tmp/log. busybox insmod retries a failed
+# The module's KTAP from the kernel log read by new_log. busybox insmod retries a failed
 # finit_module() with init_module(), so a failing module runs twice: keep
 # the first run only.
 module_ktap() {
-	grep 'cool-ktap: ' "$tmp/log" | sed 's/.*cool-ktap: //' |
-		awk '{ print } /^# Totals:/ { exit }'
+	module_ktap_timed | cut -d' ' -f2-
 }
 
 # The module's KTAP lines with the seconds each case took, from the kernel
@@ -125,7 +124,7 @@ module_ktap_timed() {
 		       if (t == "-") d = "-"; else { if (t0 == "") t0 = t; d = sprintf("%.2f", t - t0) }
 		       if (t != "-" && $0 ~ /^(not )?ok /) t0 = t
 		       print d, $0
-		       # the first run only: see module_ktap
+		       # the first run only (see module_ktap)
 		       if ($0 ~ /^# Totals:/) exit }'
 }
 
