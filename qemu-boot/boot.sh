@@ -14,7 +14,8 @@
 #   --tests TOKENS     guest runner arguments instead of the scenario's TESTS
 #   --results-dir DIR  default results/<UTC date-time>/NAME
 # Environment: COOL_ACCEL=kvm|tcg forces the accelerator (default: probe KVM by
-# booting the kernel, fall back to -accel tcg,thread=multi). COOL_ICOUNT=1
+# booting the kernel, fall back to -accel tcg,thread=multi). ICOUNT=1 (the
+# scenario's, or env COOL_ICOUNT=1)
 # boots with -accel tcg -icount shift=0 (guest time counts instructions).
 # The guest CPU has no CPUID hypervisor bit unless the scenario says
 # HYPERVISOR=1 (env COOL_HYPERVISOR): with the bit, a guest without pv
@@ -116,7 +117,7 @@ resdir=$(cd "$resdir" && pwd)
 cp "$kernel" "$resdir/bzImage"
 cp "$OUT/.config" "$resdir/config" 2>/dev/null || true
 
-if [ "${COOL_ICOUNT:-0}" = 1 ]; then
+if [ "$ICOUNT" = 1 ]; then
 	# Deterministic instruction counting: one guest ns per instruction.
 	# icount needs single-threaded TCG.
 	accel=tcg-icount

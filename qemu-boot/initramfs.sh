@@ -83,9 +83,11 @@ cp "$bb" "$root/bin/busybox"
 		printf '%s=%s\n' "$v" "$(shquote "${!v}")"
 	done
 	# the guest runner's own knobs, when set on the host
-	for v in COOL_SELFTEST_ITERATIONS COOL_SELFTEST_IRQWAIT COOL_SELFTEST_IRQWAIT_WAIT COOL_SELFTEST_STARVE_SHARE; do
+	for v in COOL_SELFTEST_ITERATIONS COOL_SELFTEST_IRQWAIT COOL_SELFTEST_IRQWAIT_WAIT; do
 		[ -z "${!v:-}" ] || printf 'export %s=%s\n' "$v" "$(shquote "${!v}")"
 	done
+	# the scenario's STARVE_SHARE, or COOL_SELFTEST_STARVE_SHARE (load_scenario)
+	[ -z "${STARVE_SHARE:-}" ] || printf 'export COOL_SELFTEST_STARVE_SHARE=%s\n' "$(shquote "$STARVE_SHARE")"
 } >"$root/scenario.env"
 
 nmod=0
@@ -98,6 +100,24 @@ done < <(find "$OUT" -name '*.ko' -print0 2>/dev/null)
 if [ -d "$guest_dir" ]; then
 	cp -a "$guest_dir/." "$root/selftests/"
 fi
+
+# /bin/lockload for the workload token: a static 64-bit binary, built once
+# per version of its source and kept in the cache.
+case " $TESTS " in
+*' workload'*)
+	if [ "$ARCH" = x86_64 ]; then
+		src=$guest_dir/lockload.c
+		lockload=$COOL_CACHE/lockload/lockload-$(hash_stdin < "$src" | cut -c1-12)
+		if [ ! -x "$lockload" ]; then
+			mkdir -p "${lockload%/*}"
+			gcc -static -O2 -o "$lockload.tmp" "$src" ||
+				die "could not build $src" "gcc -static needs libc6-dev (make setup)"
+			mv "$lockload.tmp" "$lockload"
+		fi
+		cp "$lockload" "$root/bin/lockload"
+	fi
+	;;
+esac
 [ -f "$root/selftests/run.sh" ] || warn "no selftests/guest/run.sh: the guest will report COOL-EXIT: 127"
 
 cat >"$root/init" <<'INIT'

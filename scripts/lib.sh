@@ -112,10 +112,11 @@ list_scenarios() {
 
 # load_scenario NAME - source qemu-boot/scenarios/NAME.conf and apply defaults.
 # Sets: SCENARIO ARCH BASE FRAGMENTS SMP MEM TIMEOUT BOOT_ARGS TESTS EXPECT
-#       EXPECT_RC EXPECT_HANG_TOKEN KERNEL KCSAN_SCOPE HYPERVISOR BOOT_SECONDS OUT
-#       QEMU_BIN KARCH (kernel ARCH= value).
+#       EXPECT_RC EXPECT_HANG_TOKEN KERNEL KCSAN_SCOPE HYPERVISOR BOOT_SECONDS
+#       ICOUNT STARVE_SHARE OUT QEMU_BIN KARCH (kernel ARCH= value).
 # Environment overrides of the data: COOL_SMP COOL_MEM COOL_TIMEOUT
-# COOL_BOOT_ARGS COOL_TESTS COOL_HYPERVISOR (prefixed so a stray ARCH=arm64 in a kernel
+# COOL_BOOT_ARGS COOL_TESTS COOL_HYPERVISOR COOL_ICOUNT
+# COOL_SELFTEST_STARVE_SHARE (prefixed so a stray ARCH=arm64 in a kernel
 # developer's environment cannot change a scenario).
 load_scenario() {
 	local name=$1 f
@@ -126,6 +127,7 @@ load_scenario() {
 	[ -f "$f" ] || die_rc "$E_USAGE" "unknown scenario '$name' (no $f)" "scenarios: $(list_scenarios | tr '\n' ' ')"
 	ARCH=x86_64 BASE=tinyconfig FRAGMENTS='' SMP=4 MEM=1G TIMEOUT='' BOOT_ARGS='' TESTS='' EXPECT=''
 	EXPECT_RC=0 EXPECT_HANG_TOKEN='' KERNEL='' KCSAN_SCOPE='' HYPERVISOR=0 BOOT_SECONDS=30
+	ICOUNT=0 STARVE_SHARE=''
 	# shellcheck disable=SC1090
 	. "$f"
 	SCENARIO=$name
@@ -136,6 +138,10 @@ load_scenario() {
 	TESTS=${COOL_TESTS:-$TESTS}
 	HYPERVISOR=${COOL_HYPERVISOR:-$HYPERVISOR}
 	case $HYPERVISOR in 0 | 1) ;; *) die_rc "$E_USAGE" "scenario $name: HYPERVISOR='$HYPERVISOR' is not 0 or 1" ;; esac
+	ICOUNT=${COOL_ICOUNT:-$ICOUNT}
+	case $ICOUNT in 0 | 1) ;; *) die_rc "$E_USAGE" "scenario $name: ICOUNT='$ICOUNT' is not 0 or 1" ;; esac
+	STARVE_SHARE=${COOL_SELFTEST_STARVE_SHARE:-$STARVE_SHARE}
+	case $STARVE_SHARE in *[!0-9]*) die_rc "$E_USAGE" "scenario $name: STARVE_SHARE='$STARVE_SHARE' is not a number" ;; esac
 	case $ARCH in
 	x86_64) KARCH=x86 QEMU_BIN=qemu-system-x86_64 ;; # ARCH=x86 + CONFIG_64BIT=y fragment, as a plain "make tinyconfig" on an x86 host
 	i386) KARCH=i386 QEMU_BIN=qemu-system-i386 ;;
@@ -245,6 +251,12 @@ bench_value() { sed -n "s/^$2=//p" "$1" 2>/dev/null | tail -1; }
 # ratio A B: A/B with two decimals, or n/a when either is missing or zero.
 ratio() {
 	awk -v a="${1:-0}" -v b="${2:-0}" 'BEGIN { if (a > 0 && b > 0) printf "%.2f", a / b; else print "n/a" }'
+}
+
+# pct A B: how much A differs from B, in percent of B, signed, two
+# decimals; n/a when either is missing or zero.
+pct() {
+	awk -v a="${1:-0}" -v b="${2:-0}" 'BEGIN { if (a > 0 && b > 0) printf "%+.2f%%", (a - b) * 100 / b; else print "n/a" }'
 }
 
 # token_seconds TOKEN: the guest seconds a guest-runner token declares

@@ -34,7 +34,7 @@ done
 
 # The packages, by use.  linux-config-6.12: the 'debian' scenario's config.
 run_pkgs=(linux-source-6.12 linux-config-6.12 qemu-system-x86 busybox-static ccache
-	gcc make flex bison libelf-dev libssl-dev bc cpio xz-utils kmod perl python3
+	gcc libc6-dev make flex bison libelf-dev libssl-dev bc cpio xz-utils kmod perl python3
 	git rsync shellcheck)
 check_pkgs=(python3-ply python3-git b4)
 bench_pkgs=(gnuplot-nox)

@@ -23,12 +23,18 @@
 #                               lock_busted must end in FAILURE
 #   tracepoint                  lock:contention_begin/end fire while the
 #                               test module contends a spinlock and an
-#                               rwlock (needs CONFIG_TRACING, else SKIP)
+#                               rwlock, and from inside the interrupt-
+#                               enabled spinlock and write waits (needs
+#                               CONFIG_TRACING, else SKIP)
 #   lockdep_selftests           the boot-time locking API selftests
 #                               (DEBUG_LOCKING_API_SELFTESTS) passed; put
 #                               it first, the other tokens clear the log
 #   bench:NAME[:k=v,k=v]        test_cool_spinlock.ko bench=NAME: metrics as
 #                               "# bench: ..." diagnostic lines
+#   workload[:N]                /bin/lockload N (selftests/guest/lockload.c,
+#                               x86_64 only, else SKIP): lock-heavy system
+#                               call loops, "# workload: name=.. ns=.."
+#                               lines (make bench, section callers)
 #
 # Output is streamed: "KTAP version 1" first, then each case's result line
 # the moment the case ends (no plan line up front: a module's case count is
@@ -397,6 +403,39 @@ do_tracepoint() {
 	else
 		result FAIL "$name"
 	fi
+	do_tracepoint_irqwait "$t"
+}
+
+# The interrupt-enabled waits fire the tracepoints themselves: irq_visible
+# makes a spin_lock_irqsave() and a write_lock_irqsave() waiter wait with
+# interrupts on; with the event stack traces on, a contention_begin must
+# come from inside each of the two routines' interrupt-enabled waits.
+do_tracepoint_irqwait() {
+	t=$1
+	name=tracepoint.irqwait
+	w=$(cat /sys/module/kernel/parameters/cool_irqwait 2>/dev/null || echo 0)
+	if [ "$w" = 0 ]; then
+		result SKIP "$name" "no interrupt-enabled waiting (cool_irqwait 0 or absent)"
+		return
+	fi
+	: > "$t/trace"
+	echo 1 > "$t/options/stacktrace"
+	echo 1 > "$t/events/lock/contention_begin/enable"
+	echo 1 > "$t/tracing_on"
+	load test_cool_spinlock cases=irq_visible "irqwait=$w"
+	rc=$?
+	echo 0 > "$t/tracing_on"
+	echo 0 > "$t/events/lock/contention_begin/enable"
+	echo 0 > "$t/options/stacktrace"
+	rmmod test_cool_spinlock 2>/dev/null
+	sp=$(grep -c '=> __cool_spin_lock_irqwait' "$t/trace")
+	wr=$(grep -c '=> __cool_write_lock_irqwait' "$t/trace")
+	diag "$name: insmod rc=$rc, contention_begin stacks in the spinlock wait $sp, in the write wait $wr"
+	if [ "$rc" = 0 ] && [ "$sp" -gt 0 ] && [ "$wr" -gt 0 ]; then
+		result OK "$name"
+	else
+		result FAIL "$name"
+	fi
 }
 
 do_lockdep_selftests() {
@@ -431,6 +470,23 @@ do_bench() {
 	fi
 }
 
+# Lock-heavy user-space loops; under -icount guest ns count instructions.
+do_workload() {
+	if [ ! -x /bin/lockload ]; then
+		result SKIP workload "no /bin/lockload (built for x86_64 guests only)"
+		return
+	fi
+	/bin/lockload ${1:+"$1"} > "$tmp/workload" 2>&1
+	rc=$?
+	cat "$tmp/workload"
+	if [ "$rc" = 0 ]; then
+		result OK workload
+	else
+		diag "workload: lockload exited $rc"
+		result FAIL workload
+	fi
+}
+
 [ $# -gt 0 ] || { echo "usage: run.sh TOKEN..." >&2; exit 2; }
 
 echo "KTAP version 1"
@@ -452,6 +508,7 @@ for token in "$@"; do
 	locktorture)	do_locktorture "$a1" "$a2" "$a3" ;;
 	bench)		do_bench "$a1" "$a2" ;;
 	lockdep_selftests) do_lockdep_selftests ;;
+	workload)	do_workload "$rest" ;;
 	*)		diag "unknown token '$token'"; result FAIL "token.$kind" ;;
 	esac
 	echo "# done: $token"
