@@ -4,8 +4,8 @@
 # Usage: scripts/bench.sh [--only LIST] [--smp-list 'N ...'] [--icount-smp-list 'N ...']
 #                         [--torture-secs S] [--defconfig] [--out DIR] [--no-build]
 #                         [--dry-run] [--help]
-#   --only LIST        comma-separated subset of: text,pathlen,irqlat,scaling,
-#                      throughput,irqwait (default: all six). The sections left out
+#   --only LIST        comma-separated subset of: callers,text,pathlen,irqlat,
+#                      scaling,throughput,irqwait (default: all). The sections left out
 #                      keep their numbers from docs/data/bench.txt, each with
 #                      the date and series commit of the run that measured it.
 #   --smp-list 'N ..'  vCPU counts of the scaling runs, wall-clock locktorture
@@ -17,6 +17,8 @@
 #                      cool_irqwait= budgets (microseconds) of the irqwait
 #                      runs: irq_starve and irqlat in instruction time
 #                      (default '0 200 1000 2000 5000')
+#   --repeats N        boots per kernel of the callers section (default 5)
+#   --workload-iters N lockload iterations per workload (default 2000)
 #   --torture-secs S   seconds per locktorture run (default 15; long_hold=0, so
 #                      that random 100 ms holds do not dominate the count)
 #   --defconfig        text: also x86_64_defconfig, stock vs cool (two ~21 min builds
@@ -32,14 +34,17 @@
 # fails on a number. Results: DIR/bench.txt (key=value lines), then
 # scripts/report.sh turns them into docs/results.md, docs/data/ and the plots.
 # Environment: COOL_BENCH_ONLY, COOL_SMP_LIST, COOL_ICOUNT_SMP_LIST,
-# COOL_IRQWAIT_LIST, COOL_TORTURE_SECS.
+# COOL_IRQWAIT_LIST, COOL_TORTURE_SECS, COOL_BENCH_REPEATS,
+# COOL_WORKLOAD_ITERS.
 #
 # Exit codes: 0 measured, 1 a build or a boot failed, 5 bad usage.
 set -eu
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-only=${COOL_BENCH_ONLY:-text,pathlen,irqlat,scaling,throughput,irqwait}
+only=${COOL_BENCH_ONLY:-callers,text,pathlen,irqlat,scaling,throughput,irqwait}
+repeats=${COOL_BENCH_REPEATS:-5}
+workload_iters=${COOL_WORKLOAD_ITERS:-2000}
 smp_list=${COOL_SMP_LIST:-1 2 4 8}
 icount_smp_list=${COOL_ICOUNT_SMP_LIST:-1 2 4}
 irqwait_list=${COOL_IRQWAIT_LIST:-0 200 1000 2000 5000}
@@ -53,6 +58,8 @@ while [ $# -gt 0 ]; do
 	--icount-smp-list) icount_smp_list=${2:?--icount-smp-list needs a value}; shift ;;
 	--irqwait-list) irqwait_list=${2:?--irqwait-list needs a value}; shift ;;
 	--torture-secs) secs=${2:?--torture-secs needs a value}; shift ;;
+	--repeats) repeats=${2:?--repeats needs a value}; shift ;;
+	--workload-iters) workload_iters=${2:?--workload-iters needs a value}; shift ;;
 	--out) out=${2:?--out needs a value}; shift ;;
 	--no-build) build=0 ;;
 	--defconfig) defconfig=1 ;;
@@ -80,7 +87,8 @@ fi
 if [ "$dry_run" = 1 ]; then
 	echo "bench plan -> $out/bench.txt, then scripts/report.sh:"
 	[ "$build" = 1 ] && echo "  build scenarios: $builds"
-	want text && echo "  text: size -A and bloat-o-meter of stock vs cool vmlinux, pairs: $text_pairs"
+	want callers && echo "  callers: selftests/guest/lockload.c ($workload_iters iterations) with -icount shift=0, 1 vCPU, nokaslr, $repeats boots each of stock, cool, cool cool_irqwait=0"
+	want text && echo "  text: size -A and bloat-o-meter -t of stock vs cool vmlinux, pairs: $text_pairs"
 	want pathlen && echo "  pathlen: boot each with -icount shift=0, 1 vCPU, bench:pathlen"
 	want irqlat && echo "  irqlat: boot each, 4 vCPUs, bench:irqlat (holds 10us to 10ms), with -icount shift=0 and with multi-threaded TCG"
 	want scaling && echo "  scaling: locktorture spin_lock and spin_lock_irq, ${secs}s, vCPUs: $smp_list (stock, cool, cool cool_irqwait=0)"
@@ -113,7 +121,7 @@ emit "host=$(nproc) CPUs, $(uname -m)"
 # Every section says which run measured it; a section left out by --only
 # keeps its keys (and that provenance) from the previous docs/data/bench.txt.
 old=$REPO_ROOT/docs/data/bench.txt
-for sec in text pathlen irqlat scaling throughput irqwait; do
+for sec in callers text pathlen irqlat scaling throughput irqwait; do
 	if want "$sec"; then
 		emit "$sec.date=$now"
 		emit "$sec.series_commit=$series"
@@ -184,12 +192,40 @@ text_pair() {
 		emit "$pre.$side.calls_cool=$(objdump -d --no-show-raw-insn "$(vml "$s")" |
 			grep -cE 'call +[0-9a-f]+ <__cool_')"
 	done
-	"$TREE/scripts/bloat-o-meter" "$(vml "$st")" "$(vml "$co")" > "$out/bloat-o-meter-$label.txt"
+	"$TREE/scripts/bloat-o-meter" -t "$(vml "$st")" "$(vml "$co")" > "$out/bloat-o-meter-$label.txt"
 	# Total: Before=4349142, After=4345773, chg -0.08%
 	sed -n "s/^Total: Before=\([0-9]*\), After=\([0-9]*\), chg \(.*\)/$pre.functions_before=\1\\
 $pre.functions_after=\2\\
 $pre.functions_change=\3/p" "$out/bloat-o-meter-$label.txt" >> "$data"
 }
+
+if want callers; then
+	# Caller-side cost, the headline: lock-heavy system call loops
+	# (selftests/guest/lockload.c) in instruction time (-icount shift=0:
+	# one guest ns per instruction, one vCPU that never idles in the loops,
+	# so the ns count the instructions of the whole guest), KASLR off;
+	# $repeats boots of each kernel for the spread.
+	for r in $(seq 1 "$repeats"); do
+		for v in stock cool coolnoirqwait; do
+			k=$v args=nokaslr
+			[ "$v" != coolnoirqwait ] || k=cool args='nokaslr cool_irqwait=0'
+			COOL_ICOUNT=1 COOL_SMP=1 COOL_BOOT_ARGS=$args bg boot_tests "$k" "callers-$v-$r" "workload:$workload_iters"
+		done
+	done
+	bg_wait
+	for r in $(seq 1 "$repeats"); do
+		for v in stock cool coolnoirqwait; do
+			# workload: name=pipe iters=2000 ns=123 ns_per_iter=..
+			sed -n 's/^# workload: name=\([a-z]*\) iters=\([0-9]*\) ns=\([0-9]*\) .*/\1 \2 \3/p' \
+				"$out/callers-$v-$r/ktap.log" | while read -r w it ns; do
+				emit "callers.$v.$w.$r=$ns"
+				[ "$r$v" != 1stock ] || emit "callers.iters.$w=$it"
+			done
+		done
+	done
+	emit "callers.repeats=$repeats"
+	emit "callers.guest_cpu=$(sed -n 's/^cpu=//p' "$out/callers-cool-1/result")"
+fi
 
 if want text; then
 	info "bench: text size ($text_pairs)"
@@ -219,7 +255,20 @@ if want irqlat; then
 			ic=0
 			[ "$mode" = mttcg ] || ic=1
 			COOL_ICOUNT=$ic boot_tests "$s" "irqlat-$mode-$s" bench:irqlat
-			sed -n 's/^# bench: irqlat hold_us=\([0-9]*\) runs=[0-9]* median_ns=\([0-9]*\) p90_ns=[0-9]* p99_ns=\([0-9]*\) max_ns=\([0-9]*\).*/\1 \2 \3 \4/p' \
+			# irq_starve_rw: one relocking writer (1 CPU): irqsave(irqs on): n=.. ... queued(irqs off): n=..
+		for k in writer readers; do
+			case $k in writer) pat='one relocking writer' ;; readers) pat='readers' ;; esac
+			sed -n "s/^# irq_starve_rw: $pat ([0-9]* CPUs*): irqsave(irqs on): n=\([0-9]*\) max_ns=\([0-9]*\) mean_ns=\([0-9]*\) queued(irqs off): n=\([0-9]*\) max_ns=\([0-9]*\) mean_ns=\([0-9]*\).*/\1 \2 \3 \4 \5 \6/p" \
+				"$f" | while read -r n1 m1 a1 n2 m2 a2; do
+				emit "irqwait.$b.rw_$k.n=$n1"
+				emit "irqwait.$b.rw_$k.max_ns=$m1"
+				emit "irqwait.$b.rw_$k.mean_ns=$a1"
+				emit "irqwait.$b.rw_${k}_queued.n=$n2"
+				emit "irqwait.$b.rw_${k}_queued.max_ns=$m2"
+				emit "irqwait.$b.rw_${k}_queued.mean_ns=$a2"
+			done
+		done
+		sed -n 's/^# bench: irqlat hold_us=\([0-9]*\) runs=[0-9]* median_ns=\([0-9]*\) p90_ns=[0-9]* p99_ns=\([0-9]*\) max_ns=\([0-9]*\).*/\1 \2 \3 \4/p' \
 				"$out/irqlat-$mode-$s/ktap.log" | while read -r hold med p99 max; do
 				emit "irqlat.$mode.$s.$hold.median_ns=$med"
 				emit "irqlat.$mode.$s.$hold.p99_ns=$p99"
@@ -277,7 +326,7 @@ if want irqwait; then
 	# CPU, the irqsave waiter against one that queues with interrupts off.
 	# bench:irqlat: the IPI latency of a waiting CPU at holds of 10 us to 10 ms.
 	for b in $irqwait_list; do
-		COOL_ICOUNT=1 COOL_BOOT_ARGS=cool_irqwait=$b bg boot_tests cool "irqwait-$b" "selftest:irq_starve bench:irqlat"
+		COOL_ICOUNT=1 COOL_BOOT_ARGS=cool_irqwait=$b bg boot_tests cool "irqwait-$b" "selftest:irq_starve,irq_starve_rw bench:irqlat"
 	done
 	bg_wait
 	for b in $irqwait_list; do
@@ -292,7 +341,7 @@ if want irqwait; then
 			emit "irqwait.$b.queued.max_ns=$m2"
 			emit "irqwait.$b.queued.mean_ns=$a2"
 		done
-		sed -n 's/^# irq_starve: one relocking CPU: spin_lock_irqsave(irqs on): n=\([0-9]*\) max_ns=\([0-9]*\) mean_ns=\([0-9]*\) queued(irqs off): n=\([0-9]*\) max_ns=\([0-9]*\) mean_ns=\([0-9]*\).*/\1 \2 \3 \4 \5 \6/p' \
+		sed -n 's/^# irq_starve: one relocking CPU: irqsave(irqs on): n=\([0-9]*\) max_ns=\([0-9]*\) mean_ns=\([0-9]*\) queued(irqs off): n=\([0-9]*\) max_ns=\([0-9]*\) mean_ns=\([0-9]*\).*/\1 \2 \3 \4 \5 \6/p' \
 			"$f" | while read -r n1 m1 a1 n2 m2 a2; do
 			emit "irqwait.$b.relock.n=$n1"
 			emit "irqwait.$b.relock.max_ns=$m1"

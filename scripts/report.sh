@@ -102,6 +102,38 @@ spread() {
 		'BEGIN { if (a > 0 && b > 0) printf "%.2f", (a > b ? a - b : b - a) * 100 / (a < b ? a : b) }'
 }
 
+# callers_stats KERNEL WORKLOAD: "median min max boots" of a workload's
+# instructions per iteration over the boots of the callers section
+callers_stats() {
+	local it
+	it=$(get "callers.iters.$2")
+	grep "^callers\.$1\.$2\.[0-9]*=" "$d" | cut -d= -f2 | sort -n |
+		awk -v it="${it:-1}" '{ v[NR] = $1 / it }
+		END { if (NR) { m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+			printf "%.0f %.0f %.0f %d\n", m, v[1], v[NR], NR } }'
+}
+
+# callers_table: the caller-side table; callers.dat: workload, medians and
+# min/max of the three kernels (for the plot's error bars)
+callers_table() {
+	local w st co cn
+	echo "| workload | iterations | stock: instructions/iteration, median (min-max) | cool | cool vs stock | cool, cool_irqwait=0 | vs stock | spread stock / cool |"
+	echo "|---|---|---|---|---|---|---|---|"
+	sed -n 's/^callers\.iters\.\([a-z]*\)=.*/\1/p' "$d" > "$tmp/workloads"
+	while read -r w; do
+		read -r sm smin smax sn <<<"$(callers_stats stock "$w")"
+		read -r cm cmin cmax cn <<<"$(callers_stats cool "$w")"
+		read -r nm nmin nmax _ <<<"$(callers_stats coolnoirqwait "$w")"
+		echo "| $w | $(get "callers.iters.$w") | $sm ($smin-$smax) | $cm ($cmin-$cmax) | $(pct "$cm" "$sm") | ${nm:-n/a} (${nmin:-}-${nmax:-}) | $(pct "${nm:-}" "$sm") | $(pct "$smax" "$smin")/$(pct "$cmax" "$cmin") |"
+		echo "$w $sm $smin $smax $cm $cmin $cmax ${nm:-0} ${nmin:-0} ${nmax:-0}" >> "$tmp/callers.dat"
+		st=$sn co=$cn
+	done < "$tmp/workloads"
+	echo
+	echo "Boots per kernel: stock ${st:-0}, cool ${co:-0}. 'cool vs stock' compares medians;"
+	echo "'spread' is max over min of one kernel's boots, the noise a difference must exceed."
+	echo
+}
+
 md=$tmp/results.md
 {
 	echo "# Results"
@@ -118,6 +150,23 @@ md=$tmp/results.md
 	echo "- configs: scenarios \`stock\` and \`cool\` (qemu-boot/scenarios/): the same"
 	echo "  minimal -O2 PREEMPT_DYNAMIC PARAVIRT_SPINLOCKS config, built from the patched"
 	echo "  tree with CONFIG_COOL_SPINLOCK off and on."
+	echo
+	section_header "Caller-side cost: instructions of lock-heavy workloads" callers
+	if grep -q '^callers\.iters\.' "$d"; then
+		echo "What the register convention is for: fewer instructions around lock"
+		echo "calls in the callers. Whole-guest instructions per iteration of"
+		echo "lock-heavy system call loops driven from the initramfs"
+		echo "(selftests/guest/lockload.c: pipe and AF_UNIX socketpair ping-pong"
+		echo "between two processes, fork+exit+wait, tmpfs create+write+unlink,"
+		echo "FUTEX_WAKE with no waiter), QEMU \`-icount shift=0\` (one guest"
+		echo "nanosecond per instruction), 1 vCPU, \`nokaslr\`, each kernel booted"
+		echo "$(get callers.repeats) times (scripts/bench.sh --only callers)."
+		echo
+		callers_table
+		echo "![caller-side instructions](callers.png)"
+	else
+		echo "not measured in this run."
+	fi
 	echo
 	section_header "Text size" text
 	# text_table PREFIX NAME: the stock/cool table of one bench.sh text pair
@@ -315,6 +364,14 @@ plot() { # plot NAME SCRIPT
 		warn "gnuplot missing: no $1.png (apt-get install gnuplot-nox)"
 	fi
 }
+if [ -s "$tmp/callers.dat" ]; then
+	# each kernel's median, min and max as a difference from stock's median
+	awk '{ for (k = 0; k < 3; k++) { m = $(2 + 3 * k); lo = $(3 + 3 * k); hi = $(4 + 3 * k)
+		if (m > 0) printf "%s%d %.3f %.3f %.3f", k ? " " : NR - 1 " " $1 " ", k, (m - $2) * 100 / $2, (lo - $2) * 100 / $2, (hi - $2) * 100 / $2
+		else printf " %d 0 0 0", k }
+		printf "\n" }' "$tmp/callers.dat" > "$tmp/callers-rel.dat"
+	plot callers "set title 'Instructions per iteration: median and min-max of the boots'; set ylabel 'difference from stock median (%)'; set xtics rotate by -30; set offsets 0.5, 0.5, 0, 0; set key below; set arrow from graph 0, first 0 to graph 1, first 0 nohead dt 2; plot '$tmp/callers-rel.dat' using (\$1-0.15):4:5:6:xtic(2) with yerrorbars lc rgb '#1b9e77' pt 7 title 'stock (control)', '' using 1:8:9:10 with yerrorbars lc rgb '#d95f02' pt 5 title 'cool', '' using (\$1+0.15):12:13:14 with yerrorbars lc rgb '#7570b3' pt 9 title 'cool, cool_irqwait=0'"
+fi
 [ -s "$tmp/pathlen.dat" ] && plot pathlen "set title 'Instructions per uncontended lock+unlock pair'; set style data histograms; set style fill solid; set xtics rotate by -30; set ylabel 'instructions'; plot '$tmp/pathlen.dat' using 2:xtic(1) title 'stock', '' using 3 title 'cool'"
 [ -s "$tmp/irqlat-icount.dat" ] && plot irqlat "set title 'Worst IPI latency while waiting for an irqsave lock'; set logscale xy; set xlabel 'lock hold time (us)'; set ylabel 'max latency (ns)'; set key below; plot '$tmp/irqlat-icount.dat' using 1:2 with linespoints title 'stock, instruction time', '' using 1:3 with linespoints title 'cool, instruction time', '$tmp/irqlat-mttcg.dat' using 1:2 with linespoints dt 2 title 'stock, wall clock', '' using 1:3 with linespoints dt 2 title 'cool, wall clock'"
 if [ -s "$tmp/scaling.dat" ]; then
