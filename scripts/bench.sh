@@ -255,20 +255,7 @@ if want irqlat; then
 			ic=0
 			[ "$mode" = mttcg ] || ic=1
 			COOL_ICOUNT=$ic boot_tests "$s" "irqlat-$mode-$s" bench:irqlat
-			# irq_starve_rw: one relocking writer (1 CPU): irqsave(irqs on): n=.. ... queued(irqs off): n=..
-		for k in writer readers; do
-			case $k in writer) pat='one relocking writer' ;; readers) pat='readers' ;; esac
-			sed -n "s/^# irq_starve_rw: $pat ([0-9]* CPUs*): irqsave(irqs on): n=\([0-9]*\) max_ns=\([0-9]*\) mean_ns=\([0-9]*\) queued(irqs off): n=\([0-9]*\) max_ns=\([0-9]*\) mean_ns=\([0-9]*\).*/\1 \2 \3 \4 \5 \6/p" \
-				"$f" | while read -r n1 m1 a1 n2 m2 a2; do
-				emit "irqwait.$b.rw_$k.n=$n1"
-				emit "irqwait.$b.rw_$k.max_ns=$m1"
-				emit "irqwait.$b.rw_$k.mean_ns=$a1"
-				emit "irqwait.$b.rw_${k}_queued.n=$n2"
-				emit "irqwait.$b.rw_${k}_queued.max_ns=$m2"
-				emit "irqwait.$b.rw_${k}_queued.mean_ns=$a2"
-			done
-		done
-		sed -n 's/^# bench: irqlat hold_us=\([0-9]*\) runs=[0-9]* median_ns=\([0-9]*\) p90_ns=[0-9]* p99_ns=\([0-9]*\) max_ns=\([0-9]*\).*/\1 \2 \3 \4/p' \
+			sed -n 's/^# bench: irqlat hold_us=\([0-9]*\) runs=[0-9]* median_ns=\([0-9]*\) p90_ns=[0-9]* p99_ns=\([0-9]*\) max_ns=\([0-9]*\).*/\1 \2 \3 \4/p' \
 				"$out/irqlat-$mode-$s/ktap.log" | while read -r hold med p99 max; do
 				emit "irqlat.$mode.$s.$hold.median_ns=$med"
 				emit "irqlat.$mode.$s.$hold.p99_ns=$p99"
@@ -276,6 +263,7 @@ if want irqlat; then
 			done
 		done
 	done
+	emit "irqlat.runs=$(sed -n 's/^# bench: irqlat hold_us=[0-9]* runs=\([0-9]*\) .*/\1/p' "$out/irqlat-icount-cool/ktap.log" | head -1)"
 	emit "irqlat.guest_cpu=$guest_cpu"
 fi
 
@@ -349,6 +337,19 @@ if want irqwait; then
 			emit "irqwait.$b.relock_queued.n=$n2"
 			emit "irqwait.$b.relock_queued.max_ns=$m2"
 			emit "irqwait.$b.relock_queued.mean_ns=$a2"
+		done
+		# irq_starve_rw: one relocking writer (1 CPU): irqsave(irqs on): n=.. ... queued(irqs off): n=..
+		for k in writer readers; do
+			case $k in writer) pat='one relocking writer' ;; readers) pat='readers' ;; esac
+			sed -n "s/^# irq_starve_rw: $pat ([0-9]* CPUs*): irqsave(irqs on): n=\([0-9]*\) max_ns=\([0-9]*\) mean_ns=\([0-9]*\) queued(irqs off): n=\([0-9]*\) max_ns=\([0-9]*\) mean_ns=\([0-9]*\).*/\1 \2 \3 \4 \5 \6/p" \
+				"$f" | while read -r n1 m1 a1 n2 m2 a2; do
+				emit "irqwait.$b.rw_$k.n=$n1"
+				emit "irqwait.$b.rw_$k.max_ns=$m1"
+				emit "irqwait.$b.rw_$k.mean_ns=$a1"
+				emit "irqwait.$b.rw_${k}_queued.n=$n2"
+				emit "irqwait.$b.rw_${k}_queued.max_ns=$m2"
+				emit "irqwait.$b.rw_${k}_queued.mean_ns=$a2"
+			done
 		done
 		sed -n 's/^# bench: irqlat hold_us=\([0-9]*\) runs=[0-9]* median_ns=\([0-9]*\) p90_ns=[0-9]* p99_ns=[0-9]* max_ns=\([0-9]*\).*/\1 \2 \3/p' \
 			"$f" | while read -r h med mx; do

@@ -47,7 +47,7 @@ current() { [ "$(get "$1.series_tree")" = "$cur_tree" ]; }
 measured() { echo "(measured $(get "$1.date"))"; }
 stale() {
 	local sec out=''
-	for sec in text pathlen irqlat throughput scaling irqwait; do
+	for sec in callers text pathlen irqlat throughput scaling irqwait; do
 		grep -q "^$sec\." "$data" 2>/dev/null || continue
 		current "$sec" || out="$out $sec"
 	done
@@ -61,9 +61,30 @@ numbers() {
 	fi
 	echo "Measured with this version of the series; sections measured on"
 	echo "an earlier version are left out (listed at the end)."
+	if grep -q '^callers\.iters\.' "$data" && current callers; then
+		echo
+		echo "Caller-side cost: whole-guest instructions per iteration of lock-heavy"
+		echo "system call loops (QEMU -icount shift=0, 1 vCPU, nokaslr), median of"
+		echo "$(get callers.repeats) boots per kernel, min-max in brackets:"
+		measured callers
+		echo
+		printf '  %-11s %22s %22s %8s %22s %8s\n' workload stock cool change "cool, irqwait=0" change
+		sed -n 's/^callers\.iters\.\([a-z]*\)=.*/\1/p' "$data" | while read -r w; do
+			it=$(get "callers.iters.$w")
+			st=() co=() cn=()
+			for k in stock cool coolnoirqwait; do
+				v=$(grep "^callers\.$k\.$w\.[0-9]*=" "$data" | cut -d= -f2 | sort -n |
+					awk -v it="$it" '{ v[NR] = $1 / it } END { if (NR) printf "%.0f %.0f %.0f", (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2, v[1], v[NR] }')
+				case $k in stock) read -r -a st <<<"$v" ;; cool) read -r -a co <<<"$v" ;; *) read -r -a cn <<<"$v" ;; esac
+			done
+			printf '  %-11s %22s %22s %8s %22s %8s\n' "$w" "${st[0]} (${st[1]}-${st[2]})" \
+				"${co[0]} (${co[1]}-${co[2]})" "$(pct "${co[0]}" "${st[0]}")" \
+				"${cn[0]:-} (${cn[1]:-}-${cn[2]:-})" "$(pct "${cn[0]:-}" "${st[0]}")"
+		done
+	fi
 	if [ -n "$(get text.functions_before)" ] && current text; then
 		echo
-		echo "Text (bloat-o-meter, function text, stock -> cool):"
+		echo "Text (bloat-o-meter -t, function text, stock -> cool):"
 		measured text
 		echo "  $(get text.functions_before) -> $(get text.functions_after) bytes, $(get text.functions_change)"
 		echo "  call sites: $(get text.stock.calls_raw) 'call _raw_*' -> $(get text.cool.calls_cool) 'call __cool_*'"
@@ -86,7 +107,7 @@ numbers() {
 	if grep -q '^irqlat\.icount\.' "$data" && current irqlat; then
 		echo
 		echo "IPI latency on a CPU waiting in spin_lock_irqsave(), IPI sent a quarter"
-		echo "of the hold after the waiter reached the lock, 40 runs, 4 vCPUs, in"
+		echo "of the hold after the waiter reached the lock, $(get irqlat.runs) runs, 4 vCPUs, in"
 		echo "instruction time (-icount shift=0: deterministic, no host scheduling):"
 		measured irqlat
 		echo
@@ -137,13 +158,22 @@ numbers() {
 		echo "worst IPI latency of the waiting CPU while the lock is held 1 ms:"
 		measured irqwait
 		echo
-		printf '  %-10s %12s %12s %18s\n' budget "acq. ratio" "worst ratio" "IPI max, 1 ms hold"
+		printf '  %-8s %10s %10s %10s %10s %10s %10s %18s\n' budget "spin acq" "spin worst" "writer acq" "w. worst" "readers acq" "r. worst" "IPI max, 1 ms hold"
 		sed -n 's/^irqwait\.\([0-9]*\)\.relock\.n=.*/\1/p' "$data" | while read -r b; do
-			printf '  %-10s %12s %12s %16sns\n' "${b}us" \
+			printf '  %-8s %10s %10s %10s %10s %10s %10s %16sns\n' "${b}us" \
 				"$(ratio "$(get "irqwait.$b.relock.n")" "$(get "irqwait.$b.relock_queued.n")")" \
 				"$(ratio "$(get "irqwait.$b.relock.max_ns")" "$(get "irqwait.$b.relock_queued.max_ns")")" \
+				"$(ratio "$(get "irqwait.$b.rw_writer.n")" "$(get "irqwait.$b.rw_writer_queued.n")")" \
+				"$(ratio "$(get "irqwait.$b.rw_writer.max_ns")" "$(get "irqwait.$b.rw_writer_queued.max_ns")")" \
+				"$(ratio "$(get "irqwait.$b.rw_readers.n")" "$(get "irqwait.$b.rw_readers_queued.n")")" \
+				"$(ratio "$(get "irqwait.$b.rw_readers.max_ns")" "$(get "irqwait.$b.rw_readers_queued.max_ns")")" \
 				"$(get "irqwait.$b.irqlat.1000.max_ns")"
 		done
+		echo
+		echo "(ratios: interrupt-enabled waiter / waiter queued with interrupts off"
+		echo "in the same boot; spin: spin_lock_irqsave() against one relocking CPU;"
+		echo "writer, readers: write_lock_irqsave() against one relocking writer and"
+		echo "against readers on the other CPUs.)"
 	fi
 	if [ -n "$(stale)" ]; then
 		echo

@@ -223,7 +223,7 @@ md=$tmp/results.md
 		echo "IPI latency on a CPU that waits in spin_lock_irqsave() with interrupts"
 		echo "enabled at the call, for a lock another CPU holds for the given time,"
 		echo "counted from the moment the waiter is at the lock; the IPI is sent a"
-		echo "quarter of the hold later (at most 5 ms later), 40 runs per point,"
+		echo "quarter of the hold later (at most 5 ms later), $(get irqlat.runs) runs per point,"
 		echo "4 vCPUs. Stock cannot take the IPI before the lock is free, so its"
 		echo "latency is about three quarters of the hold; cool takes it while"
 		echo "waiting, so its latency does not grow with the hold."
