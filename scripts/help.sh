@@ -57,7 +57,8 @@ over the defaults):
   COOL_SELFTEST_IRQWAIT=us  cool_irqwait while the selftest runs, when not set at boot (default 20000)
   COOL_SELFTEST_IRQWAIT_WAIT=us  the same for a second run of irq_wait alone (default
                             COOL_SELFTEST_IRQWAIT x the measured host slow-down, at most 100000)
-  COOL_SELFTEST_STARVE_SHARE=n  irq_starve wants 1/n of a queued waiter's acquisitions (default 10)
+  COOL_SELFTEST_STARVE_SHARE=n  irq_starve(_rw) want 1/n of a queued waiter's acquisitions (default:
+                            the scenario's STARVE_SHARE, 2 in fairness*, else 0: measure only)
   COOL_KCSAN_SCOPE=regex    KCSAN reports judged (default: the scenario's KCSAN_SCOPE)
   COOL_SETUP_FOR=run|check|bench|send|all  package set of make setup (default run)
   COOL_CHECK_ONLY=list      make check steps (default checkpatch,apply,bisect,warnings,maintainers,lint)

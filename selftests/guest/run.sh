@@ -205,11 +205,14 @@ SELFTEST_ITERATIONS=${COOL_SELFTEST_ITERATIONS:-5000}
 SELFTEST_IRQWAIT=${COOL_SELFTEST_IRQWAIT:-20000}
 # irq_wait's budget: boot.sh scales it with the host's measured slow-down.
 SELFTEST_IRQWAIT_WAIT=${COOL_SELFTEST_IRQWAIT_WAIT:-$SELFTEST_IRQWAIT}
-# irq_starve's share against a single relocker (the module's default, 3,
-# wants a third of a queued waiter's acquisitions): under wall-clock TCG
-# host scheduling swung the ratio from 0.18 (host busy with a build) to 3.5
-# between boots of one kernel; 10 still fails round one's series (0.04).
-SELFTEST_STARVE_SHARE=${COOL_SELFTEST_STARVE_SHARE:-10}
+# The share irq_starve and irq_starve_rw judge (the module's default, 2,
+# wants half a queued waiter's acquisitions). Under wall-clock TCG host
+# scheduling swung the ratio from 0.18 (host busy with a build) to 3.5
+# between boots of one kernel, and 0.075 (irq_starve_rw, cool-tas, host
+# running make test and a kernel build) failed even 1/10: there the cases
+# only measure (0) and still fail a wait as long as the whole run; the
+# fairness scenarios judge the share under -icount (STARVE_SHARE=2).
+SELFTEST_STARVE_SHARE=${COOL_SELFTEST_STARVE_SHARE:-0}
 
 # selftest_pass CASES BUDGET DROP: one load of the test module with
 # cool_irqwait=BUDGET (us) while it runs, its cases reported except DROP.
