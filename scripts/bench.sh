@@ -93,7 +93,7 @@ if [ "$dry_run" = 1 ]; then
 	want irqlat && echo "  irqlat: boot each, 4 vCPUs, bench:irqlat (holds 10us to 10ms), with -icount shift=0 and with multi-threaded TCG"
 	want scaling && echo "  scaling: locktorture spin_lock and spin_lock_irq, ${secs}s, vCPUs: $smp_list (stock, cool, cool cool_irqwait=0)"
 	want throughput && echo "  throughput: the same with -icount shift=0 (instruction time), vCPUs: $icount_smp_list"
-	want irqwait && echo "  irqwait: selftest:irq_starve and bench:irqlat with -icount shift=0 at cool_irqwait= $irqwait_list (us)"
+	want irqwait && echo "  irqwait: selftest:irq_starve,irq_starve_rw and bench:irqlat with -icount shift=0 at cool_irqwait= $irqwait_list (us)"
 	exit 0
 fi
 
