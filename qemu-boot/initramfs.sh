@@ -110,9 +110,10 @@ case " $TESTS " in
 		lockload=$COOL_CACHE/lockload/lockload-$(hash_stdin < "$src" | cut -c1-12)
 		if [ ! -x "$lockload" ]; then
 			mkdir -p "${lockload%/*}"
-			gcc -static -O2 -o "$lockload.tmp" "$src" ||
+			# a private temporary name: parallel boots (make bench) build it at once
+			gcc -static -O2 -o "$lockload.$$.tmp" "$src" ||
 				die "could not build $src" "gcc -static needs libc6-dev (make setup)"
-			mv "$lockload.tmp" "$lockload"
+			mv -f "$lockload.$$.tmp" "$lockload"
 		fi
 		cp "$lockload" "$root/bin/lockload"
 	fi
