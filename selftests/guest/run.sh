@@ -375,6 +375,26 @@ do_locktorture() {
 	fi
 }
 
+# trace_load TRACEFS STACK ARGS...: test_cool_spinlock ARGS loaded and
+# unloaded with lock:contention_begin/_end on, with their stack traces if
+# STACK is 1; the trace is left in TRACEFS/trace, insmod's status in $rc.
+trace_load() {
+	t=$1 st=$2
+	shift 2
+	: > "$t/trace"
+	echo "$st" > "$t/options/stacktrace"
+	echo 1 > "$t/events/lock/contention_begin/enable"
+	echo 1 > "$t/events/lock/contention_end/enable"
+	echo 1 > "$t/tracing_on"
+	load test_cool_spinlock "$@"
+	rc=$?
+	echo 0 > "$t/tracing_on"
+	echo 0 > "$t/events/lock/contention_begin/enable"
+	echo 0 > "$t/events/lock/contention_end/enable"
+	echo 0 > "$t/options/stacktrace"
+	rmmod test_cool_spinlock 2>/dev/null
+}
+
 # Profiling must survive COOL: the contention tracepoints of the generic
 # slowpaths fire when the out-of-line routines reach them.
 do_tracepoint() {
@@ -387,16 +407,7 @@ do_tracepoint() {
 	fi
 	echo 0 > "$t/tracing_on"
 	echo 1024 > "$t/buffer_size_kb"
-	: > "$t/trace"
-	echo 1 > "$t/events/lock/contention_begin/enable"
-	echo 1 > "$t/events/lock/contention_end/enable"
-	echo 1 > "$t/tracing_on"
-	load test_cool_spinlock "cases=exclusion_spin_lock,exclusion_rwlock" iterations=5000
-	rc=$?
-	echo 0 > "$t/tracing_on"
-	echo 0 > "$t/events/lock/contention_begin/enable"
-	echo 0 > "$t/events/lock/contention_end/enable"
-	rmmod test_cool_spinlock 2>/dev/null
+	trace_load "$t" 0 "cases=exclusion_spin_lock,exclusion_rwlock" iterations=5000
 	begin=$(grep -c 'contention_begin:' "$t/trace")
 	end=$(grep -c 'contention_end:' "$t/trace")
 	rd=$(grep 'contention_begin:' "$t/trace" | grep -c 'READ')
@@ -421,16 +432,7 @@ do_tracepoint_irqwait() {
 		result SKIP "$name" "no interrupt-enabled waiting (cool_irqwait 0 or absent)"
 		return
 	fi
-	: > "$t/trace"
-	echo 1 > "$t/options/stacktrace"
-	echo 1 > "$t/events/lock/contention_begin/enable"
-	echo 1 > "$t/tracing_on"
-	load test_cool_spinlock cases=irq_visible "irqwait=$w"
-	rc=$?
-	echo 0 > "$t/tracing_on"
-	echo 0 > "$t/events/lock/contention_begin/enable"
-	echo 0 > "$t/options/stacktrace"
-	rmmod test_cool_spinlock 2>/dev/null
+	trace_load "$t" 1 cases=irq_visible "irqwait=$w"
 	sp=$(grep -c '=> __cool_spin_lock_irqwait' "$t/trace")
 	wr=$(grep -c '=> __cool_write_lock_irqwait' "$t/trace")
 	diag "$name: insmod rc=$rc, contention_begin stacks in the spinlock wait $sp, in the write wait $wr"
