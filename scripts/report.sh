@@ -156,13 +156,19 @@ md=$tmp/results.md
 		echo "What the register convention is for: fewer instructions around lock"
 		echo "calls in the callers. Whole-guest instructions per iteration of"
 		echo "lock-heavy system call loops driven from the initramfs"
-		echo "(selftests/guest/lockload.c: pipe and AF_UNIX socketpair ping-pong"
-		echo "between two processes, fork+exit+wait, tmpfs create+write+unlink,"
-		echo "FUTEX_WAKE with no waiter), QEMU \`-icount shift=0\` (one guest"
+		echo "(selftests/guest/lockload.c: pipe ping-pong between two processes,"
+		echo "fork+exit+wait, create+write+unlink in /tmp (tmpfs; ramfs underneath"
+		echo "where SHMEM is off, as in the minimal config), FUTEX_WAKE with no"
+		echo "waiter; an AF_UNIX socketpair ping-pong too where the kernel has"
+		echo "networking, which the minimal config has not), QEMU \`-icount shift=0\` (one guest"
 		echo "nanosecond per instruction), 1 vCPU, \`nokaslr\`, each kernel booted"
 		echo "$(get callers.repeats) times (scripts/bench.sh --only callers)."
 		echo
 		callers_table
+		echo "FUTEX_WAKE with no waiter returns before the hash bucket's lock"
+		echo "(futex_hb_waiters_pending()), so that row measures the system call"
+		echo "path around it; why cool runs more instructions there is not analysed."
+		echo
 		echo "![caller-side instructions](callers.png)"
 	else
 		echo "not measured in this run."
