@@ -53,6 +53,8 @@ over the defaults):
   COOL_BOOT_ARGS='...'      kernel command line (default: the scenario's BOOT_ARGS)
   COOL_TESTS='tokens'       guest runner tokens (default: the scenario's TESTS)
   COOL_HYPERVISOR=0|1       CPUID hypervisor bit of the guest (default: the scenario's, 0)
+  COOL_ICOUNT=0|1           -icount shift=0, single-threaded TCG (default: the scenario's ICOUNT,
+                            1 in fairness*, else 0)
   COOL_SELFTEST_ITERATIONS=n lock/unlock pairs per CPU of the exclusion cases (default 5000)
   COOL_SELFTEST_IRQWAIT=us  cool_irqwait while the selftest runs, when not set at boot (default 20000)
   COOL_SELFTEST_IRQWAIT_WAIT=us  the same for a second run of irq_wait alone (default
@@ -65,6 +67,7 @@ over the defaults):
   COOL_BENCH_ONLY=list      make bench sections (default text,pathlen,irqlat,scaling,throughput,irqwait)
   COOL_BENCH_DEFCONFIG=1    make bench: also x86_64_defconfig text (default 0)
   COOL_SMP_LIST, COOL_ICOUNT_SMP_LIST, COOL_IRQWAIT_LIST, COOL_TORTURE_SECS  make bench lists
+  COOL_BENCH_REPEATS=n COOL_WORKLOAD_ITERS=n  make bench callers: boots per kernel (5), lockload iterations (2000)
   COOL_SOAK_MINUTES=n COOL_SOAK_SCENARIOS='...'  make soak (default 10, the soak matrix)
 Exit codes of make setup: 0 ready, 1 install failed, 7 packages missing and not root.
 TXT
