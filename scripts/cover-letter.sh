@@ -70,13 +70,9 @@ numbers() {
 		echo
 		printf '  %-11s %22s %22s %8s %22s %8s\n' workload stock cool change "cool, irqwait=0" change
 		sed -n 's/^callers\.iters\.\([a-z]*\)=.*/\1/p' "$data" | while read -r w; do
-			it=$(get "callers.iters.$w")
-			st=() co=() cn=()
-			for k in stock cool coolnoirqwait; do
-				v=$(grep "^callers\.$k\.$w\.[0-9]*=" "$data" | cut -d= -f2 | sort -n |
-					awk -v it="$it" '{ v[NR] = $1 / it } END { if (NR) printf "%.0f %.0f %.0f", (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2, v[1], v[NR] }')
-				case $k in stock) read -r -a st <<<"$v" ;; cool) read -r -a co <<<"$v" ;; *) read -r -a cn <<<"$v" ;; esac
-			done
+			read -r -a st <<<"$(callers_stats "$data" stock "$w")"
+			read -r -a co <<<"$(callers_stats "$data" cool "$w")"
+			read -r -a cn <<<"$(callers_stats "$data" coolnoirqwait "$w")"
 			printf '  %-11s %22s %22s %8s %22s %8s\n' "$w" "${st[0]} (${st[1]}-${st[2]})" \
 				"${co[0]} (${co[1]}-${co[2]})" "$(pct "${co[0]}" "${st[0]}")" \
 				"${cn[0]:-} (${cn[1]:-}-${cn[2]:-})" "$(pct "${cn[0]:-}" "${st[0]}")"

@@ -102,17 +102,6 @@ spread() {
 		'BEGIN { if (a > 0 && b > 0) printf "%.2f", (a > b ? a - b : b - a) * 100 / (a < b ? a : b) }'
 }
 
-# callers_stats KERNEL WORKLOAD: "median min max boots" of a workload's
-# instructions per iteration over the boots of the callers section
-callers_stats() {
-	local it
-	it=$(get "callers.iters.$2")
-	grep "^callers\.$1\.$2\.[0-9]*=" "$d" | cut -d= -f2 | sort -n |
-		awk -v it="${it:-1}" '{ v[NR] = $1 / it }
-		END { if (NR) { m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-			printf "%.0f %.0f %.0f %d\n", m, v[1], v[NR], NR } }'
-}
-
 # callers_table: the caller-side table; callers.dat: workload, medians and
 # min/max of the three kernels (for the plot's error bars)
 callers_table() {
@@ -121,9 +110,9 @@ callers_table() {
 	echo "|---|---|---|---|---|---|---|---|"
 	sed -n 's/^callers\.iters\.\([a-z]*\)=.*/\1/p' "$d" > "$tmp/workloads"
 	while read -r w; do
-		read -r sm smin smax sn <<<"$(callers_stats stock "$w")"
-		read -r cm cmin cmax cn <<<"$(callers_stats cool "$w")"
-		read -r nm nmin nmax _ <<<"$(callers_stats coolnoirqwait "$w")"
+		read -r sm smin smax sn <<<"$(callers_stats "$d" stock "$w")"
+		read -r cm cmin cmax cn <<<"$(callers_stats "$d" cool "$w")"
+		read -r nm nmin nmax _ <<<"$(callers_stats "$d" coolnoirqwait "$w")"
 		echo "| $w | $(get "callers.iters.$w") | $sm ($smin-$smax) | $cm ($cmin-$cmax) | $(pct "$cm" "$sm") | ${nm:-n/a} (${nmin:-}-${nmax:-}) | $(pct "${nm:-}" "$sm") | $(pct "$smax" "$smin")/$(pct "$cmax" "$cmin") |"
 		echo "$w $sm $smin $smax $cm $cmin $cmax ${nm:-0} ${nmin:-0} ${nmax:-0}" >> "$tmp/callers.dat"
 		st=$sn co=$cn
