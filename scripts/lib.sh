@@ -286,6 +286,7 @@ token_seconds() {
 		echo $((secs + 15)) ;;
 	tracepoint) echo 30 ;;
 	lockdep_selftests) echo 5 ;;
+	kunit) echo 30 ;;
 	bench:*) echo 120 ;;
 	*) echo 60 ;;
 	esac

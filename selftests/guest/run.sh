@@ -26,6 +26,10 @@
 #                               rwlock, and from inside the interrupt-
 #                               enabled spinlock and write waits (needs
 #                               CONFIG_TRACING, else SKIP)
+#   kunit                       the KUnit suite spinlock_api
+#                               (cool_spinlock_kunit.ko): each of its tests
+#                               is a case kunit.NAME, its failed
+#                               expectations are diagnostics
 #   lockdep_selftests           the boot-time locking API selftests
 #                               (DEBUG_LOCKING_API_SELFTESTS) passed; put
 #                               it first, the other tokens clear the log
@@ -443,6 +447,73 @@ do_tracepoint_irqwait() {
 	fi
 }
 
+# kunit_results: the KUnit suite's test lines from the raw kernel log,
+# as "SECONDS ok|not ok N NAME..." (SECONDS from the log's timestamps, "-"
+# without them), its failure lines as "- # ..." and its own result line
+# last as "- suite ...".
+kunit_results() {
+	awk '{
+		t = "-"
+		if (match($0, /^\[ *[0-9.]+\] /)) {
+			t = substr($0, 2, RLENGTH - 3)
+			sub(/^ */, "", t)
+			$0 = substr($0, RLENGTH + 1)
+		}
+		if ($0 ~ /# Subtest: spinlock_api$/) { on = 1; t0 = t; next }
+		if (!on) next
+		if ($0 ~ /^(not )?ok [0-9]+ spinlock_api/) { print "- suite " $0; exit }
+		if ($0 ~ /^    (not )?ok [0-9]+ /) {
+			d = (t == "-" || t0 == "-") ? "-" : sprintf("%.2f", t - t0)
+			t0 = t
+			print d, substr($0, 5)
+		} else if ($0 ~ /^        not ok |EXPECTATION FAILED|ASSERTION FAILED|Expected /) {
+			sub(/^ *(# )?/, "")
+			print "- # " $0
+		}
+	}' "$tmp/rawlog"
+}
+
+# kunit: load the KUnit suite as a module (the kernel runs it at load) and
+# report each of its tests; a missing module or no suite result fails.
+do_kunit() {
+	mark_log
+	load cool_spinlock_kunit
+	rc=$?
+	new_log > "$tmp/log"
+	rmmod cool_spinlock_kunit 2>/dev/null
+	if [ "$rc" != 0 ]; then
+		result FAIL kunit.load
+		diag "insmod rc=$rc: $(cat "$tmp/insmod")"
+		return
+	fi
+	found=0
+	kunit_results > "$tmp/kunit"
+	while read -r secs line; do
+		[ "$secs" != - ] || secs=''
+		case "$line" in
+		"suite not ok "*)
+			found=1
+			result FAIL kunit.spinlock_api ;;
+		"suite "*)
+			found=1 ;;
+		"# "*)
+			echo "$line" ;;
+		"ok "*"# SKIP"*)
+			name=$(echo "$line" | cut -d' ' -f3)
+			result SKIP "kunit.$name" "${line#*# SKIP }" "$secs" ;;
+		"ok "*)
+			result OK "kunit.$(echo "$line" | cut -d' ' -f3)" "" "$secs" ;;
+		"not ok "*)
+			result FAIL "kunit.$(echo "$line" | cut -d' ' -f4)" "" "$secs" ;;
+		esac
+	done < "$tmp/kunit"
+	if [ "$found" = 0 ]; then
+		result FAIL kunit.spinlock_api
+		diag "no result line of the KUnit suite spinlock_api in the kernel log"
+	fi
+	check_log kunit
+}
+
 do_lockdep_selftests() {
 	name=lockdep_selftests
 	line=$(dmesg | grep -E 'Good, all [0-9]+ testcases passed|testcases failed|unexpected failures' | head -1)
@@ -513,6 +584,7 @@ for token in "$@"; do
 	locktorture)	do_locktorture "$a1" "$a2" "$a3" ;;
 	bench)		do_bench "$a1" "$a2" ;;
 	lockdep_selftests) do_lockdep_selftests ;;
+	kunit)		do_kunit ;;
 	workload)	do_workload "$rest" ;;
 	*)		diag "unknown token '$token'"; result FAIL "token.$kind" ;;
 	esac

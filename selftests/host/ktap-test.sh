@@ -3,7 +3,8 @@
 # on synthetic guest and console logs (a clean run, a hang in the middle of
 # a test module, a hang in a runner token, a crash, a kernel that never
 # booted) and selftests/ktap2json.awk on the result (valid JSON, statuses,
-# durations, figures).  Part of 'make host-test'.
+# durations, figures), and the guest runner's kunit token on a synthetic
+# KUnit log.  Part of 'make host-test'.
 #
 # Usage: selftests/host/ktap-test.sh [--help]
 # Stdout: KTAP, then "N passed, N failed".
@@ -142,6 +143,49 @@ PY
 else
 	n=$((n + 1)); echo "ok $n results_json # SKIP no python3 to parse it"
 fi
+
+# The guest runner's kunit token, run here with insmod, rmmod and dmesg
+# stubbed: a KUnit suite with a failed, a passed and a skipped test must
+# give one case each and fail the run; a missing module fails kunit.load.
+mkdir -p "$tmp/bin" "$tmp/modules"
+: >"$tmp/modules/cool_spinlock_kunit.ko"
+cat >"$tmp/kunit.log" <<'LOG'
+[    5.100000] KTAP version 1
+[    5.100001] 1..1
+[    5.100002]     KTAP version 1
+[    5.100003]     # Subtest: spinlock_api
+[    5.100004]     # module: cool_spinlock_kunit
+[    5.100005]     1..3
+[    5.100006]         KTAP version 1
+[    5.100007]         # Subtest: held_state
+[    5.200007]         ok 1 spin_lock
+[    5.300007]         # held_state: EXPECTATION FAILED at lib/cool_spinlock_kunit.c:85
+[    5.300008]         Expected irqs_disabled() to be true, but is false
+[    5.300009]         not ok 2 spin_lock_irq
+[    5.400001]     not ok 1 held_state
+[    5.900001]     ok 2 trylock
+[    5.900002]     ok 3 irqsave_nested # SKIP needs two CPUs
+[    5.900005] not ok 1 spinlock_api
+LOG
+printf '#!/bin/sh\nexit 0\n' >"$tmp/bin/insmod"
+printf '#!/bin/sh\nexit 0\n' >"$tmp/bin/rmmod"
+# shellcheck disable=SC2016 # the stub expands $1 when it runs
+printf '#!/bin/sh\n[ "${1:-}" = -c ] || cat "%s"\n' "$tmp/kunit.log" >"$tmp/bin/dmesg"
+chmod +x "$tmp/bin/insmod" "$tmp/bin/rmmod" "$tmp/bin/dmesg"
+guest=$REPO_ROOT/selftests/guest/run.sh
+PATH="$tmp/bin:$PATH" COOL_MODULES="$tmp/modules" sh "$guest" kunit >"$tmp/kunit.out" 2>&1
+rc=$?
+k() { grep -qE -- "$1" "$tmp/kunit.out"; }
+k '^not ok 1 kunit.held_state$' && k '^ok 2 kunit.trylock$' &&
+	k '^ok 3 kunit.irqsave_nested # SKIP needs two CPUs$' &&
+	k '^# Expected irqs_disabled\(\) to be true' && k '^not ok 4 kunit.spinlock_api$' &&
+	k '^1 passed, 2 failed, 1 skipped$' && [ "$rc" = 1 ]
+ok_if guest_kunit_failure "$?" "rc=$rc: $(tr '\n' ' ' <"$tmp/kunit.out")"
+rm "$tmp/modules/cool_spinlock_kunit.ko"
+PATH="$tmp/bin:$PATH" COOL_MODULES="$tmp/modules" sh "$guest" kunit >"$tmp/kunit.out" 2>&1
+rc=$?
+k '^not ok 1 kunit.load$' && [ "$rc" = 1 ]
+ok_if guest_kunit_missing_module "$?" "rc=$rc: $(tr '\n' ' ' <"$tmp/kunit.out")"
 
 echo "1..$n"
 echo "# Totals: pass:$pass fail:$fail skip:$((n - pass - fail))"
