@@ -36,10 +36,6 @@ case $jobs in '' | *[!0-9]*) usage_error "--jobs wants a number, got '$jobs'" ;;
 load_scenario "$scenario"
 cc=gcc
 command -v ccache >/dev/null 2>&1 && cc="ccache gcc"
-# Paths under the cache count relative to the build directory, so that a
-# second cache (a fresh clone with its own COOL_CACHE) can hit the objects
-# of the first: out/NAME and src/TREE sit at the same places in both.
-export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$COOL_CACHE}
 targets=(bzImage)
 
 if [ "$dry_run" = 1 ]; then
