@@ -13,7 +13,7 @@ cool-spinlock harness.  Targets:
   make setup          check every package (and the tree, the i386 busybox); as root install
                       what is missing, else print the apt-get line and exit 7
   make test           what CI checks: lint, host-test, then the scenarios of TEST_SCENARIOS
-                      (stock cool fairness cool-tas i386 none-hardened kasan hang)
+                      (stock cool fairness cool-tas fairness-tas i386 none-hardened kasan hang)
   make matrix         the configurations make test has no time for (MATRIX_SCENARIOS: static
                       preemption models, frame pointers, IBT off, Debian's config, lockdep, KCSAN, sweeps)
   make tree           unpack Debian's linux-source-6.12 as a git repo (no-op when present)

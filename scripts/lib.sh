@@ -277,7 +277,7 @@ pct() {
 token_seconds() {
 	local t=$1 secs
 	case $t in
-	selftest) echo 150 ;;
+	selftest | selftest:-*) echo 150 ;;
 	selftest:*) t=${t#selftest:}; echo $((20 * ($(printf '%s' "$t" | tr -cd ',' | wc -c) + 1))) ;;
 	negative:*) echo 20 ;;
 	locktorture:*)

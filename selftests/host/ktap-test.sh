@@ -187,6 +187,25 @@ rc=$?
 k '^not ok 1 kunit.load$' && [ "$rc" = 1 ]
 ok_if guest_kunit_missing_module "$?" "rc=$rc: $(tr '\n' ' ' <"$tmp/kunit.out")"
 
+# "selftest:-CASE": the module runs every case, CASE only measured: a
+# failed irq_starve is SKIP with the module's verdict, the rest judged.
+: >"$tmp/modules/test_cool_spinlock.ko"
+cat >"$tmp/kunit.log" <<'LOG'
+[    6.000000] cool-ktap: KTAP version 1
+[    6.100000] cool-ktap: # irq_starve: cpus=4 irqwait=20000 spin_lock_irqsave(irqs on): n=96 max_ns=1767492887
+[    6.100001] cool-ktap: not ok 1 irq_starve
+[    6.200000] cool-ktap: ok 2 trylock
+[    6.300000] cool-ktap: not ok 3 irq_state
+[    6.300001] cool-ktap: # Totals: pass:1 fail:2 skip:0
+LOG
+PATH="$tmp/bin:$PATH" COOL_MODULES="$tmp/modules" sh "$guest" selftest:-irq_starve,irq_starve_rw >"$tmp/measure.out" 2>&1
+rc=$?
+m() { grep -qE -- "$1" "$tmp/measure.out"; }
+m '^ok 1 selftest.irq_starve # SKIP measured only in this scenario \(the module.s verdict: fail\)$' &&
+	m '^# irq_starve: cpus=4' && m '^ok 2 selftest.trylock$' &&
+	m '^not ok 3 selftest.irq_state$' && m '^1 passed, 1 failed, 1 skipped$' && [ "$rc" = 1 ]
+ok_if guest_selftest_measure_only "$?" "rc=$rc: $(tr '\n' ' ' <"$tmp/measure.out")"
+
 echo "1..$n"
 echo "# Totals: pass:$pass fail:$fail skip:$((n - pass - fail))"
 echo "$pass passed, $fail failed"
