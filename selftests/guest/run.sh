@@ -140,19 +140,25 @@ module_ktap_timed() {
 		       if ($0 ~ /^# Totals:/) exit }'
 }
 
-# run_module_cases PREFIX [DROP] [MEASURE]: turn the module's KTAP in the
-# kernel log into cases, leaving out the case named DROP; the cases named in
-# MEASURE (space-separated) ran for their figures only and are SKIP, with
-# the module's verdict in the reason.
-run_module_cases() {
+# report_cases PREFIX FILE [DROP] [MEASURE]: report the "SECONDS LINE"
+# KTAP lines of FILE (module_ktap_timed, kunit_results) as cases
+# PREFIX.NAME, leaving out the case named DROP; the cases named in MEASURE
+# (space-separated) ran for their figures only and are SKIP, with the
+# module's verdict in the reason. A "- suite not ok N NAME" line (a KUnit
+# suite's own result) fails PREFIX.NAME. 0 if FILE had a result line.
+report_cases() {
 	prefix=$1
-	drop=${2:-}
-	measure=${3:-}
+	drop=${3:-}
+	measure=${4:-}
 	found=0
-	module_ktap_timed > "$tmp/ktap"
 	while read -r secs line; do
 		[ "$secs" != - ] || secs=''
 		case "$line" in
+		"suite not ok "*)
+			result FAIL "$prefix.$(echo "$line" | cut -d' ' -f5)"
+			found=1; continue ;;
+		"suite "*)
+			found=1; continue ;;
 		*"ok "[0-9]*" $drop"|*"ok "[0-9]*" $drop "*)
 			[ -n "$drop" ] && { found=1; continue; } ;;
 		esac
@@ -172,16 +178,21 @@ run_module_cases() {
 		"# "*)
 			echo "$line" ;;
 		"ok "*"# SKIP"*)
-			name=$(echo "$line" | sed 's/^ok [0-9]* \([^ ]*\) # SKIP.*/\1/')
-			why=$(echo "$line" | sed 's/.*# SKIP //')
-			result SKIP "$prefix.$name" "$why" "$secs"; found=1 ;;
+			result SKIP "$prefix.$name" "${line#*# SKIP }" "$secs"; found=1 ;;
 		"ok "*)
-			result OK "$prefix.$(echo "$line" | cut -d' ' -f3)" "" "$secs"; found=1 ;;
+			result OK "$prefix.$name" "" "$secs"; found=1 ;;
 		"not ok "*)
-			result FAIL "$prefix.$(echo "$line" | cut -d' ' -f4)" "" "$secs"; found=1 ;;
+			result FAIL "$prefix.$name" "" "$secs"; found=1 ;;
 		esac
-	done < "$tmp/ktap"
+	done < "$2"
 	[ "$found" = 1 ]
+}
+
+# run_module_cases PREFIX [DROP] [MEASURE]: the module's KTAP in the kernel
+# log as cases (report_cases).
+run_module_cases() {
+	module_ktap_timed > "$tmp/ktap"
+	report_cases "$1" "$tmp/ktap" "${2:-}" "${3:-}"
 }
 
 # wait_secs S: let S seconds of guest time pass. busybox sleep can return at
@@ -514,28 +525,9 @@ do_kunit() {
 		diag "insmod rc=$rc: $(cat "$tmp/insmod")"
 		return
 	fi
-	found=0
 	kunit_results > "$tmp/kunit"
-	while read -r secs line; do
-		[ "$secs" != - ] || secs=''
-		case "$line" in
-		"suite not ok "*)
-			found=1
-			result FAIL kunit.spinlock_api ;;
-		"suite "*)
-			found=1 ;;
-		"# "*)
-			echo "$line" ;;
-		"ok "*"# SKIP"*)
-			name=$(echo "$line" | cut -d' ' -f3)
-			result SKIP "kunit.$name" "${line#*# SKIP }" "$secs" ;;
-		"ok "*)
-			result OK "kunit.$(echo "$line" | cut -d' ' -f3)" "" "$secs" ;;
-		"not ok "*)
-			result FAIL "kunit.$(echo "$line" | cut -d' ' -f4)" "" "$secs" ;;
-		esac
-	done < "$tmp/kunit"
-	if [ "$found" = 0 ]; then
+	report_cases kunit "$tmp/kunit"
+	if ! grep -q '^- suite ' "$tmp/kunit"; then
 		result FAIL kunit.spinlock_api
 		diag "no result line of the KUnit suite spinlock_api in the kernel log"
 	fi
