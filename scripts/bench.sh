@@ -2,7 +2,8 @@
 # bench.sh - 'make bench': measure COOL against stock, write docs/results.md.
 #
 # Usage: scripts/bench.sh [--only LIST] [--smp-list 'N ...'] [--icount-smp-list 'N ...']
-#                         [--torture-secs S] [--defconfig] [--out DIR] [--no-build]
+#                         [--torture-secs S] [--defconfig] [--debian] [--out DIR]
+#                         [--no-build]
 #                         [--dry-run] [--help]
 #   --only LIST        comma-separated subset of: callers,text,pathlen,irqlat,
 #                      scaling,throughput,irqwait (default: all). The sections left out
@@ -23,6 +24,8 @@
 #                      that random 100 ms holds do not dominate the count)
 #   --defconfig        text: also x86_64_defconfig, stock vs cool (two ~21 min builds
 #                      on 2 cores; env COOL_BENCH_DEFCONFIG=1)
+#   --debian           text: also Debian's cloud-amd64 config, modules off, stock
+#                      vs cool (scenarios debian-stock/debian; env COOL_BENCH_DEBIAN=1)
 #   --out DIR          where the raw results go (default results/bench-<UTC time>)
 #   --no-build         use the kernels already built
 #
@@ -30,7 +33,8 @@
 # built from the patched tree; every ratio comes from one run of this script,
 # stock and cool measured back to back. Text is compared per config pair: the
 # minimal one (stock/cool), i386 (i386-stock/i386) and with --defconfig
-# x86_64_defconfig (defconfig-stock/defconfig-cool). Measurements, not tests: nothing here
+# x86_64_defconfig (defconfig-stock/defconfig-cool), with --debian Debian's
+# config (debian-stock/debian). Measurements, not tests: nothing here
 # fails on a number. Results: DIR/bench.txt (key=value lines), then
 # scripts/report.sh turns them into docs/results.md, docs/data/ and the plots.
 # Environment: COOL_BENCH_ONLY, COOL_SMP_LIST, COOL_ICOUNT_SMP_LIST,
@@ -50,7 +54,7 @@ icount_smp_list=${COOL_ICOUNT_SMP_LIST:-1 2 4}
 irqwait_list=${COOL_IRQWAIT_LIST:-0 200 1000 2000 5000}
 secs=${COOL_TORTURE_SECS:-15}
 out=''
-build=1 dry_run=0 defconfig=${COOL_BENCH_DEFCONFIG:-0}
+build=1 dry_run=0 defconfig=${COOL_BENCH_DEFCONFIG:-0} debian=${COOL_BENCH_DEBIAN:-0}
 while [ $# -gt 0 ]; do
 	case $1 in
 	--only) only=${2:?--only needs a value}; shift ;;
@@ -63,6 +67,7 @@ while [ $# -gt 0 ]; do
 	--out) out=${2:?--out needs a value}; shift ;;
 	--no-build) build=0 ;;
 	--defconfig) defconfig=1 ;;
+	--debian) debian=1 ;;
 	--dry-run) dry_run=1 ;;
 	-h | --help) show_help; exit 0 ;;
 	*) usage_error "unknown option $1" ;;
@@ -75,6 +80,7 @@ want() { case ",$only," in *",$1,"*) return 0 ;; esac; return 1; }
 # label:stock-scenario:cool-scenario
 text_pairs='minimal:stock:cool i386:i386-stock:i386'
 [ "$defconfig" = 0 ] || text_pairs="$text_pairs defconfig:defconfig-stock:defconfig-cool"
+[ "$debian" = 0 ] || text_pairs="$text_pairs debian:debian-stock:debian"
 builds='stock cool'
 if want text; then
 	for p in $text_pairs; do

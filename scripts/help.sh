@@ -66,6 +66,7 @@ over the defaults):
   COOL_CHECK_ONLY=list      make check steps (default checkpatch,apply,bisect,warnings,maintainers,lint)
   COOL_BENCH_ONLY=list      make bench sections (default callers,text,pathlen,irqlat,scaling,throughput,irqwait)
   COOL_BENCH_DEFCONFIG=1    make bench: also x86_64_defconfig text (default 0)
+  COOL_BENCH_DEBIAN=1       make bench: also Debian's cloud-amd64 config text (default 0)
   COOL_SMP_LIST, COOL_ICOUNT_SMP_LIST, COOL_IRQWAIT_LIST, COOL_TORTURE_SECS  make bench lists
   COOL_BENCH_REPEATS=n COOL_WORKLOAD_ITERS=n  make bench callers: boots per kernel (5), lockload iterations (2000)
   COOL_SOAK_MINUTES=n COOL_SOAK_SCENARIOS='...'  make soak (default 10, the soak matrix)

@@ -179,19 +179,27 @@ md=$tmp/results.md
 		echo "$name text change: $(get "$pre.functions_change") of function text (bloat-o-meter stock -> cool)."
 		echo
 	}
-	# prefix:name:scenarios, as scripts/bench.sh writes them
-	for t in 'text:minimal:stock / cool' 'text.i386:i386:i386-stock / i386' \
-		'text.defconfig:x86_64_defconfig:defconfig-stock / defconfig-cool'; do
-		pre=${t%%:*} rest=${t#*:}
-		name=${rest%%:*}
-		if [ -n "$(get "$pre.functions_before")" ]; then
-			echo "$name (scenarios ${rest#*:}; \`.text\` is padded to 2 MiB on x86-64):"
-			echo
-			text_table "$pre" "$name"
+	# prefix:name:scenarios:option, as scripts/bench.sh writes them
+	pairs="text:minimal:stock / cool:
+text.i386:i386:i386-stock / i386:
+text.defconfig:x86_64_defconfig:defconfig-stock / defconfig-cool:--defconfig
+text.debian:Debian cloud-amd64, modules off:debian-stock / debian:--debian"
+	echo "| config | function text, stock (bytes) | cool (bytes) | change (bytes) | change |"
+	echo "|---|---|---|---|---|"
+	echo "$pairs" | while IFS=: read -r pre name _ opt; do
+		a=$(get "$pre.functions_before") b=$(get "$pre.functions_after")
+		if [ -n "$a" ]; then
+			echo "| $name | $a | $b | $(awk -v a="$a" -v b="$b" 'BEGIN { printf "%+d", b - a }') | $(get "$pre.functions_change") |"
 		else
-			echo "$name: not measured in this run$([ "$name" != x86_64_defconfig ] || echo " (make bench with --defconfig)")."
-			echo
+			echo "| $name | not measured in this run (make bench with $opt) | | | |"
 		fi
+	done
+	echo
+	echo "$pairs" | while IFS=: read -r pre name scen _; do
+		[ -n "$(get "$pre.functions_before")" ] || continue
+		echo "$name (scenarios $scen; \`.text\` is padded to 2 MiB on x86-64):"
+		echo
+		text_table "$pre" "$name"
 	done
 	echo
 	section_header "Path length" pathlen
