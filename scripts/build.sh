@@ -9,7 +9,8 @@
 # make output), warnings.txt (grep -E 'warning:|objtool:' build.log).
 # On a tty the make output is condensed into one updating line; elsewhere a
 # line every 500 objects.  Plain incremental make: only what changed rebuilds.
-# CC="ccache gcc" when ccache is installed.
+# CC="ccache gcc" when ccache is installed ("ccache clang" and make LLVM=1
+# for scenarios with LLVM=1).
 #
 # Exit codes: 0 built, 1 series/config/build failed (last 30 lines of the log
 # are printed), 2 config check failed (options named), 5 bad usage.
@@ -35,12 +36,13 @@ case $jobs in '' | *[!0-9]*) usage_error "--jobs wants a number, got '$jobs'" ;;
 
 load_scenario "$scenario"
 cc=gcc
-command -v ccache >/dev/null 2>&1 && cc="ccache gcc"
+[ "$LLVM" = 0 ] || cc=clang
+command -v ccache >/dev/null 2>&1 && cc="ccache $cc"
 targets=(bzImage)
 
 if [ "$dry_run" = 1 ]; then
 	"$REPO_ROOT/scripts/config.sh" --scenario "$SCENARIO" --dry-run
-	echo "build: make -C $TREE O=$OUT ARCH=$KARCH -j$jobs CC=\"$cc\" bzImage modules  > $OUT/build.log"
+	echo "build: make -C $TREE O=$OUT ARCH=$KARCH ${KMAKE_LLVM[*]+${KMAKE_LLVM[*]} }-j$jobs CC=\"$cc\" bzImage modules  > $OUT/build.log"
 	exit 0
 fi
 
@@ -52,7 +54,7 @@ grep -q '^CONFIG_MODULES=y' "$OUT/.config" && targets+=(modules)
 start=$(date +%s)
 info "building $SCENARIO: make -j$jobs ${targets[*]} (log: $log)"
 set +e
-make -C "$TREE" O="$OUT" ARCH="$KARCH" -j"$jobs" CC="$cc" "${targets[@]}" 2>&1 |
+make -C "$TREE" O="$OUT" ARCH="$KARCH" ${KMAKE_LLVM[@]+"${KMAKE_LLVM[@]}"} -j"$jobs" CC="$cc" "${targets[@]}" 2>&1 |
 	awk -v logf="$log" -v tty="$(is_tty && echo 1 || echo 0)" -v name="$SCENARIO" '
 	{ print > logf; fflush(logf) }
 	$1 ~ /^(CC|AS|LD|AR|HOSTCC|HOSTLD|CPP|OBJCOPY|MODPOST|GEN|UPD|CHK|SYNC|VDSO|RELOCS|BTF|KSYMS|SORTTAB|ZOFFSET|VOFFSET|MKPIGGY|GZIP|XZ|LZMA|MK_ELFNOTE|CALL|WRAP|SYSHDR|SYSTBL|POLICY|TEST|DESCEND|INSTALL|STRIP|SIGN|UNROLL|IMAGE|BUILD)(\[M\])?$/ {

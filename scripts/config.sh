@@ -41,9 +41,9 @@ mapfile -t frags < <(fragment_paths)
 if [ "$dry_run" = 1 ]; then
 	"$REPO_ROOT/scripts/series.sh" --dry-run
 	echo "config: scenario $SCENARIO in $OUT:"
-	echo "  make -C $TREE O=$OUT ARCH=$KARCH $BASE"
+	echo "  make -C $TREE O=$OUT ARCH=$KARCH ${KMAKE_LLVM[*]+${KMAKE_LLVM[*]} }$BASE"
 	echo "  merge_config.sh -m -O $OUT $OUT/.config $FRAGMENTS"
-	echo "  make -C $TREE O=$OUT ARCH=$KARCH olddefconfig"
+	echo "  make -C $TREE O=$OUT ARCH=$KARCH ${KMAKE_LLVM[*]+${KMAKE_LLVM[*]} }olddefconfig"
 	echo "  check every requested option of: $FRAGMENTS"
 	exit 0
 fi
@@ -51,7 +51,7 @@ fi
 
 stamp=$OUT/.cool-config.stamp
 want=$({
-	echo "base=$BASE arch=$KARCH head=$(tree_git rev-parse HEAD)"
+	echo "base=$BASE arch=$KARCH ${KMAKE_LLVM[*]+${KMAKE_LLVM[*]} }head=$(tree_git rev-parse HEAD)"
 	for f in ${frags[@]+"${frags[@]}"}; do echo "== $f"; cat "$f"; done
 } | hash_stdin)
 if [ "$force" = 0 ] && [ -f "$OUT/.config" ] && [ "$(cat "$stamp" 2>/dev/null || true)" = "$want" ]; then
@@ -59,14 +59,20 @@ if [ "$force" = 0 ] && [ -f "$OUT/.config" ] && [ "$(cat "$stamp" 2>/dev/null ||
 fi
 
 require_tool make make
-require_tool gcc gcc
+if [ "$LLVM" = 1 ]; then
+	require_tool clang clang
+	require_tool ld.lld lld
+	require_tool llvm-objcopy llvm
+else
+	require_tool gcc gcc
+fi
 require_tool flex flex
 require_tool bison bison
 mkdir -p "$OUT"
 rm -f "$stamp"
 log=$OUT/config.log
 info "configuring $SCENARIO ($BASE + ${#frags[@]} fragment(s)) in $OUT"
-kmake() { make -C "$TREE" O="$OUT" ARCH="$KARCH" "$@" >>"$log" 2>&1; }
+kmake() { make -C "$TREE" O="$OUT" ARCH="$KARCH" ${KMAKE_LLVM[@]+"${KMAKE_LLVM[@]}"} "$@" >>"$log" 2>&1; }
 : >"$log"
 case $BASE in
 debian-*)

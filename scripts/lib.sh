@@ -127,7 +127,7 @@ load_scenario() {
 	[ -f "$f" ] || die_rc "$E_USAGE" "unknown scenario '$name' (no $f)" "scenarios: $(list_scenarios | tr '\n' ' ')"
 	ARCH=x86_64 BASE=tinyconfig FRAGMENTS='' SMP=4 MEM=1G TIMEOUT='' BOOT_ARGS='' TESTS='' EXPECT=''
 	EXPECT_RC=0 EXPECT_HANG_TOKEN='' KERNEL='' KCSAN_SCOPE='' HYPERVISOR=0 BOOT_SECONDS=30
-	ICOUNT=0 STARVE_SHARE=''
+	ICOUNT=0 STARVE_SHARE='' LLVM=0
 	# shellcheck disable=SC1090
 	. "$f"
 	SCENARIO=$name
@@ -141,6 +141,9 @@ load_scenario() {
 	ICOUNT=${COOL_ICOUNT:-$ICOUNT}
 	case $ICOUNT in 0 | 1) ;; *) die_rc "$E_USAGE" "scenario $name: ICOUNT='$ICOUNT' is not 0 or 1" ;; esac
 	STARVE_SHARE=${COOL_SELFTEST_STARVE_SHARE:-$STARVE_SHARE}
+	# LLVM=1: the kernel's make LLVM=1 (clang, ld.lld, llvm-*); scenario
+	# data only, so that a scenario's build dir holds one compiler's objects
+	case $LLVM in 0) KMAKE_LLVM=() ;; 1) KMAKE_LLVM=(LLVM=1) ;; *) die_rc "$E_USAGE" "scenario $name: LLVM='$LLVM' is not 0 or 1" ;; esac
 	case $STARVE_SHARE in *[!0-9]*) die_rc "$E_USAGE" "scenario $name: STARVE_SHARE='$STARVE_SHARE' is not a number" ;; esac
 	case $ARCH in
 	x86_64) KARCH=x86 QEMU_BIN=qemu-system-x86_64 ;; # ARCH=x86 + CONFIG_64BIT=y fragment, as a plain "make tinyconfig" on an x86 host
