@@ -9,7 +9,7 @@ export COOL_CACHE JOBS
 
 # What CI runs (make test) and what it cannot fit in its 90 minutes (make matrix).
 TEST_SCENARIOS = stock,cool,fairness,cool-tas,fairness-tas,i386,none-hardened,kasan,hang
-MATRIX_SCENARIOS = fairness-i386,xenpv,preempt-none,preempt-voluntary,preempt-full,dyn-none,dyn-full,hardening,framepointer,noibt,debian,lockdep,kcsan,sweep-guess,sweep-fp,cool8,nopvspin
+MATRIX_SCENARIOS = fairness-i386,clang-cool,xenpv,preempt-none,preempt-voluntary,preempt-full,dyn-none,dyn-full,hardening,framepointer,noibt,debian,lockdep,kcsan,sweep-guess,sweep-fp,cool8,nopvspin
 
 RUN_OPTS = $(if $(TESTS),--tests '$(TESTS)')
 
@@ -18,7 +18,8 @@ all: setup
 	selftests/run.sh --scenario $(SCENARIO) $(RUN_OPTS)
 test: setup lint host-test
 	selftests/run.sh --scenario $(TEST_SCENARIOS) $(RUN_OPTS)
-matrix: setup
+matrix:
+	scripts/setup.sh --for matrix
 	selftests/run.sh --scenario $(MATRIX_SCENARIOS) $(RUN_OPTS)
 setup:
 	scripts/setup.sh

@@ -6,7 +6,14 @@
 #                         [--no-build]
 #                         [--dry-run] [--help]
 #   --only LIST        comma-separated subset of: callers,text,pathlen,irqlat,
-#                      scaling,throughput,irqwait (default: all). The sections left out
+#                      scaling,throughput,irqwait,clang (default: all but clang).
+#                      clang: the series' asm against the C convention the kernel
+#                      already has, __preserve_most, all built with make LLVM=1:
+#                      text, path length and callers of clang-stock,
+#                      clang-cool and clang-stock with __preserve_most on the
+#                      _raw_{spin,read,write}_* declarations (a worktree of the
+#                      series branch with that one change, not part of the
+#                      series; three clang builds). The sections left out
 #                      keep their numbers from docs/data/bench.txt, each with
 #                      the date and series commit of the run that measured it.
 #   --smp-list 'N ..'  vCPU counts of the scaling runs, wall-clock locktorture
@@ -75,6 +82,10 @@ while [ $# -gt 0 ]; do
 	shift
 done
 refuse_user_tree "make bench"
+# the clang section's variant of the series: __preserve_most on the
+# generic lock functions (a worktree of the series branch, rebuilt when
+# the series changes)
+pm_tree=$COOL_CACHE/src/linux-preserve-most
 out=${out:-$REPO_ROOT/results/bench-$(run_stamp)}
 want() { case ",$only," in *",$1,"*) return 0 ;; esac; return 1; }
 # label:stock-scenario:cool-scenario
@@ -82,6 +93,7 @@ text_pairs='minimal:stock:cool i386:i386-stock:i386'
 [ "$defconfig" = 0 ] || text_pairs="$text_pairs defconfig:defconfig-stock:defconfig-cool"
 [ "$debian" = 0 ] || text_pairs="$text_pairs debian:debian-stock:debian"
 builds='stock cool'
+want clang && builds="$builds clang-stock clang-cool"
 if want text; then
 	for p in $text_pairs; do
 		q=${p#*:}
@@ -99,6 +111,7 @@ if [ "$dry_run" = 1 ]; then
 	want irqlat && echo "  irqlat: boot each, 4 vCPUs, bench:irqlat (holds 10us to 10ms), with -icount shift=0 and with multi-threaded TCG"
 	want scaling && echo "  scaling: locktorture spin_lock and spin_lock_irq, ${secs}s, vCPUs: $smp_list (stock, cool, cool cool_irqwait=0)"
 	want throughput && echo "  throughput: the same with -icount shift=0 (instruction time), vCPUs: $icount_smp_list"
+	want clang && echo "  clang: LLVM=1 builds of clang-stock, clang-cool and clang-stock in $pm_tree (__preserve_most on _raw_*); text, pathlen and callers ($repeats boots) of each"
 	want irqwait && echo "  irqwait: selftest:irq_starve,irq_starve_rw and bench:irqlat with -icount shift=0 at cool_irqwait= $irqwait_list (us)"
 	exit 0
 fi
@@ -112,6 +125,26 @@ if [ "$build" = 1 ]; then
 	for s in $builds; do
 		"$REPO_ROOT/scripts/build.sh" --scenario "$s" || die "build of $s failed"
 	done
+fi
+if want clang; then
+	# pm_tree = the series branch + __preserve_most on every _raw_*
+	# declaration of spinlock_api_smp.h and rwlock_api_smp.h (the
+	# definitions in kernel/locking/spinlock.c inherit it)
+	base=$(tree_git rev-parse "$COOL_BRANCH")
+	if [ "$(git -C "$pm_tree" rev-parse HEAD~1 2>/dev/null || true)" != "$base" ]; then
+		rm -rf "$pm_tree"
+		tree_git worktree prune
+		tree_git worktree add -q --detach "$pm_tree" "$base"
+		sed -i 's/^\(void\|unsigned long\|int\) __lockfunc/\1 __lockfunc __preserve_most/' \
+			"$pm_tree/include/linux/spinlock_api_smp.h" "$pm_tree/include/linux/rwlock_api_smp.h"
+		git -C "$pm_tree" -c user.name=bench.sh -c user.email=bench.sh@localhost \
+			commit -q -a -m "bench: __preserve_most on the _raw_* lock functions (not for the series)"
+	fi
+	if [ "$build" = 1 ]; then
+		COOL_TREE=$pm_tree "$REPO_ROOT/scripts/build.sh" --scenario clang-stock ||
+			die "build of clang-stock in $pm_tree failed"
+	fi
+	pm_out=$(COOL_TREE=$pm_tree bash -c '. "$1/scripts/lib.sh"; load_scenario clang-stock; echo "$OUT"' _ "$REPO_ROOT")
 fi
 # after the builds: they (re)apply the series
 now=$(date -u '+%Y-%m-%d %H:%M UTC')
@@ -127,7 +160,7 @@ emit "host=$(nproc) CPUs, $(uname -m)"
 # Every section says which run measured it; a section left out by --only
 # keeps its keys (and that provenance) from the previous docs/data/bench.txt.
 old=$REPO_ROOT/docs/data/bench.txt
-for sec in callers text pathlen irqlat scaling throughput irqwait; do
+for sec in callers text pathlen irqlat scaling throughput irqwait clang; do
 	if want "$sec"; then
 		emit "$sec.date=$now"
 		emit "$sec.series_commit=$series"
@@ -364,6 +397,50 @@ if want irqwait; then
 		done
 	done
 	emit "irqwait.guest_cpu=$(sed -n 's/^cpu=//p' "$out/irqwait-${irqwait_list##* }/result")"
+fi
+
+if want clang; then
+	# kernel label -> vmlinux; the pm kernel's boots run with COOL_TREE
+	clang_vml() { case $1 in pm) echo "$pm_out/vmlinux" ;; *) vml "clang-$1" ;; esac; }
+	clang_boot() {
+		local k=$1 name=$2 tests=$3
+		case $k in
+		pm) COOL_TREE=$pm_tree COOL_ICOUNT=1 COOL_SMP=1 COOL_BOOT_ARGS=nokaslr boot_tests clang-stock "$name" "$tests" ;;
+		*) COOL_ICOUNT=1 COOL_SMP=1 COOL_BOOT_ARGS=nokaslr boot_tests "clang-$k" "$name" "$tests" ;;
+		esac
+	}
+	info "bench: clang, the asm against __preserve_most"
+	emit "clang.compiler=$(clang --version | head -1)"
+	for k in stock cool pm; do
+		v=$(clang_vml "$k")
+		emit "clang.$k.section_text=$(size -A "$v" | awk '$1 == ".text" { print $2 }')"
+		emit "clang.$k.calls_raw=$(objdump -d --no-show-raw-insn "$v" | grep -cE 'call +[0-9a-f]+ <_raw_(spin|read|write)_')"
+		emit "clang.$k.calls_cool=$(objdump -d --no-show-raw-insn "$v" | grep -cE 'call +[0-9a-f]+ <__cool_')"
+		"$TREE/scripts/bloat-o-meter" -t "$(clang_vml stock)" "$v" > "$out/bloat-o-meter-clang-$k.txt"
+		emit "clang.$k.functions=$(sed -n 's/^Total: Before=[0-9]*, After=\([0-9]*\),.*/\1/p' "$out/bloat-o-meter-clang-$k.txt")"
+		clang_boot "$k" "clang-pathlen-$k" bench:pathlen
+		sed -n 's/^# bench: pathlen api=\([^ ]*\) per_pair=\([^ ]*\) .*/\1 \2/p' \
+			"$out/clang-pathlen-$k/ktap.log" | while read -r api p; do
+			emit "clang.pathlen.$k.$api=$p"
+		done
+	done
+	for r in $(seq 1 "$repeats"); do
+		for k in stock cool pm; do
+			bg clang_boot "$k" "clang-callers-$k-$r" "workload:$workload_iters"
+		done
+	done
+	bg_wait
+	for r in $(seq 1 "$repeats"); do
+		for k in stock cool pm; do
+			sed -n 's/^# workload: name=\([a-z]*\) iters=\([0-9]*\) ns=\([0-9]*\) .*/\1 \2 \3/p' \
+				"$out/clang-callers-$k-$r/ktap.log" | while read -r w it ns; do
+				emit "clang.callers.$k.$w.$r=$ns"
+				[ "$r$k" != 1stock ] || emit "clang.callers.iters.$w=$it"
+			done
+		done
+	done
+	emit "clang.repeats=$repeats"
+	emit "clang.guest_cpu=$guest_cpu"
 fi
 
 info "bench: raw results in ${out#"$REPO_ROOT"/}/bench.txt"

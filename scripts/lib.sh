@@ -256,13 +256,14 @@ ratio() {
 	awk -v a="${1:-0}" -v b="${2:-0}" 'BEGIN { if (a > 0 && b > 0) printf "%.2f", a / b; else print "n/a" }'
 }
 
-# callers_stats BENCH_TXT KERNEL WORKLOAD: "median min max boots" of a
-# workload's instructions per iteration over the boots of make bench's
-# callers section (scripts/report.sh, scripts/cover-letter.sh).
+# callers_stats BENCH_TXT KERNEL WORKLOAD [PREFIX]: "median min max boots"
+# of a workload's instructions per iteration over the boots of make bench's
+# callers section (keys PREFIX.KERNEL.WORKLOAD.BOOT, PREFIX.iters.WORKLOAD;
+# PREFIX callers, or clang.callers) (scripts/report.sh, scripts/cover-letter.sh).
 callers_stats() {
-	local it
-	it=$(bench_value "$1" "callers.iters.$3")
-	grep "^callers\.$2\.$3\.[0-9]*=" "$1" | cut -d= -f2 | sort -n |
+	local it pre=${4:-callers}
+	it=$(bench_value "$1" "$pre.iters.$3")
+	grep "^${pre//./\\.}\.$2\.$3\.[0-9]*=" "$1" | cut -d= -f2 | sort -n |
 		awk -v it="${it:-1}" '{ v[NR] = $1 / it }
 		END { if (NR) { m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
 			printf "%.0f %.0f %.0f %d\n", m, v[1], v[NR], NR } }'

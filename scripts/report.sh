@@ -202,6 +202,39 @@ text.debian:Debian cloud-amd64, modules off:debian-stock / debian:--debian"
 		text_table "$pre" "$name"
 	done
 	echo
+	section_header "The asm against __preserve_most (clang)" clang
+	if grep -q '^clang\.stock\.functions=' "$d"; then
+		echo "The kernel already has a register-preserving C convention:"
+		echo "\`__preserve_most\` (include/linux/compiler_types.h; clang only, x86-64)."
+		echo "Three kernels of the minimal config built with \`make LLVM=1\`"
+		echo "($(get clang.compiler)): clang-stock (COOL off), clang-cool (the"
+		echo "series' asm) and clang-stock with \`__preserve_most\` added to every"
+		echo "\`_raw_{spin,read,write}_*\` declaration (a worktree of the series"
+		echo "branch, not part of the series). Path length and callers as in their"
+		echo "sections (-icount shift=0, 1 vCPU, nokaslr; $(get clang.repeats) boots per kernel)."
+		echo
+		echo "| | clang-stock | clang-cool (asm) | __preserve_most |"
+		echo "|---|---|---|---|"
+		cs=$(get clang.stock.functions)
+		echo "| function text (bloat-o-meter -t) | $cs | $(get clang.cool.functions) ($(pct "$(get clang.cool.functions)" "$cs")) | $(get clang.pm.functions) ($(pct "$(get clang.pm.functions)" "$cs")) |"
+		echo "| \`.text\` section (size -A) | $(get clang.stock.section_text) | $(get clang.cool.section_text) | $(get clang.pm.section_text) |"
+		echo "| \`call _raw_*\` sites | $(get clang.stock.calls_raw) | $(get clang.cool.calls_raw) | $(get clang.pm.calls_raw) |"
+		echo "| \`call __cool_*\` sites | $(get clang.stock.calls_cool) | $(get clang.cool.calls_cool) | $(get clang.pm.calls_cool) |"
+		sed -n 's/^clang\.pathlen\.stock\.\([^=]*\)=.*/\1/p' "$d" | while read -r api; do
+			a=$(get "clang.pathlen.stock.$api")
+			echo "| path length, $api (instructions per pair) | $a | $(get "clang.pathlen.cool.$api") | $(get "clang.pathlen.pm.$api") |"
+		done
+		sed -n 's/^clang\.callers\.iters\.\([a-z]*\)=.*/\1/p' "$d" | while read -r w; do
+			read -r sm smin smax _ <<<"$(callers_stats "$d" stock "$w" clang.callers)"
+			read -r cm cmin cmax _ <<<"$(callers_stats "$d" cool "$w" clang.callers)"
+			read -r pm pmin pmax _ <<<"$(callers_stats "$d" pm "$w" clang.callers)"
+			echo "| callers, $w (instructions/iteration, median (min-max)) | $sm ($smin-$smax) | $cm ($cmin-$cmax), $(pct "$cm" "$sm") | $pm ($pmin-$pmax), $(pct "$pm" "$sm") |"
+		done
+		echo
+	else
+		echo "not measured in this run (make bench COOL_BENCH_ONLY=clang)."
+		echo
+	fi
 	section_header "Path length" pathlen
 	if grep -q '^pathlen\.' "$d"; then
 		echo "Guest instructions per uncontended lock+unlock pair, less an empty call"

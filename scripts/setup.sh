@@ -4,10 +4,12 @@
 # first (make setup), and so does .ci/run.  Fast no-op when all is there.
 #
 # Usage: scripts/setup.sh [--for WHAT] [--dry-run] [--help]
-#   --for WHAT   run|check|bench|send|all: which package set (default run;
-#                env COOL_SETUP_FOR).  run = build + boot + test (make, make
-#                test); check adds checkpatch's python modules and b4; bench
-#                adds gnuplot; send adds b4; all is everything.
+#   --for WHAT   run|matrix|check|bench|send|all: which package set (default
+#                run; env COOL_SETUP_FOR).  run = build + boot + test (make,
+#                make test); matrix adds clang, lld and llvm (scenarios with
+#                LLVM=1); check adds checkpatch's python modules and b4; bench
+#                adds gnuplot and the clang tools; send adds b4; all is
+#                everything.
 #   --dry-run    print what is missing and the apt-get command, change nothing
 #
 # Also: the pristine tree (scripts/tree.sh) and the i386 busybox
@@ -38,12 +40,14 @@ run_pkgs=(linux-source-6.12 linux-config-6.12 qemu-system-x86 busybox-static cca
 	git rsync shellcheck)
 check_pkgs=(python3-ply python3-git b4)
 bench_pkgs=(gnuplot-nox)
+llvm_pkgs=(clang lld llvm)
 case $what in
 run) pkgs=("${run_pkgs[@]}") ;;
+matrix) pkgs=("${run_pkgs[@]}" "${llvm_pkgs[@]}") ;;
 check | send) pkgs=("${run_pkgs[@]}" "${check_pkgs[@]}") ;;
-bench) pkgs=("${run_pkgs[@]}" "${bench_pkgs[@]}") ;;
-all) pkgs=("${run_pkgs[@]}" "${check_pkgs[@]}" "${bench_pkgs[@]}") ;;
-*) usage_error "--for wants run, check, bench, send or all, got '$what'" ;;
+bench) pkgs=("${run_pkgs[@]}" "${bench_pkgs[@]}" "${llvm_pkgs[@]}") ;;
+all) pkgs=("${run_pkgs[@]}" "${check_pkgs[@]}" "${bench_pkgs[@]}" "${llvm_pkgs[@]}") ;;
+*) usage_error "--for wants run, matrix, check, bench, send or all, got '$what'" ;;
 esac
 
 missing=()
