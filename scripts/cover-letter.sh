@@ -115,9 +115,9 @@ numbers() {
 		done
 		echo
 		echo "The same in wall-clock time (multi-threaded TCG, 4 vCPU threads on 2"
-		echo "host cores) at a 1 ms hold: median $(ratio "$(get irqlat.mttcg.stock.1000.median_ns)" "$(get irqlat.mttcg.cool.1000.median_ns)")x lower, worst case"
-		echo "$(ratio "$(get irqlat.mttcg.stock.1000.max_ns)" "$(get irqlat.mttcg.cool.1000.max_ns)")x lower ($(get irqlat.mttcg.stock.1000.max_ns) -> $(get irqlat.mttcg.cool.1000.max_ns) ns); both kernels' worst cases there"
-		echo "include host scheduling outliers of a few ms."
+		echo "host cores) at a 1 ms hold: median $(lower_by "$(get irqlat.mttcg.stock.1000.median_ns)" "$(get irqlat.mttcg.cool.1000.median_ns)"), worst case"
+		echo "$(lower_by "$(get irqlat.mttcg.stock.1000.max_ns)" "$(get irqlat.mttcg.cool.1000.max_ns)") ($(get irqlat.mttcg.stock.1000.max_ns) -> $(get irqlat.mttcg.cool.1000.max_ns) ns); the worst cases"
+		echo "of both kernels there are host scheduling outliers, not the lock."
 	fi
 	# locktorture write acquisitions, cool/stock, of bench.sh section $1
 	torture_ratios() {

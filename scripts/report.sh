@@ -264,7 +264,10 @@ text.debian:Debian cloud-amd64, modules off:debian-stock / debian:--debian"
 		echo "quarter of the hold later (at most 5 ms later), $(get irqlat.runs) runs per point,"
 		echo "4 vCPUs. Stock cannot take the IPI before the lock is free, so its"
 		echo "latency is about three quarters of the hold; cool takes it while"
-		echo "waiting, so its latency does not grow with the hold."
+		echo "waiting, so its latency does not grow with the hold as long as the"
+		echo "hold is within the cool_irqwait budget (default 2000 us): past it the"
+		echo "waiter queues with interrupts off and its latency is stock's, as the"
+		echo "10 ms row shows."
 		echo
 		echo "Two clocks, each with stock and cool booted back to back:"
 		echo
@@ -276,8 +279,8 @@ text.debian:Debian cloud-amd64, modules off:debian-stock / debian:--debian"
 		irqlat_table icount
 		echo "- **wall-clock time** (multi-threaded TCG, 4 vCPU threads on 2 host"
 		echo "  cores). The max column of both kernels includes host scheduling"
-		echo "  outliers of a few ms that have nothing to do with the lock (see the"
-		echo "  10 us row, whose hold is far shorter)."
+		echo "  outliers, milliseconds to tens of milliseconds, that have nothing to"
+		echo "  do with the lock (see the 10 us row, whose hold is far shorter)."
 		echo
 		irqlat_table mttcg
 		echo "irq latency ratio: $(ratio "$(get irqlat.icount.stock.1000.max_ns)" "$(get irqlat.icount.cool.1000.max_ns)")"
@@ -305,8 +308,9 @@ text.debian:Debian cloud-amd64, modules off:debian-stock / debian:--debian"
 		echo "the host has cores, a fair queue hands the lock to vCPUs the host has"
 		echo "descheduled, and every kernel that queues pays for it (lock-waiter"
 		echo "preemption). A cool waiter with interrupts on does not queue and takes"
-		echo "the lock whenever it runs, as virt_spin_lock() does in guests: large"
-		echo "spin_lock_irq ratios at 4 and 8 vCPUs measure that, not a faster lock."
+		echo "the lock whenever it runs, as virt_spin_lock() does in guests: a large"
+		echo "spin_lock_irq ratio with more vCPUs than host cores measures that, not"
+		echo "a faster lock."
 		echo "This host cannot tell what it is on bare metal."
 		echo
 		torture_table scaling
@@ -366,11 +370,12 @@ text.debian:Debian cloud-amd64, modules off:debian-stock / debian:--debian"
 			echo "$b $(us "$(get "irqwait.$b.irqlat.1000.max_ns")") $nr $xr" >>"$tmp/irqwait.dat"
 		done < "$tmp/bounds"
 		echo
-		echo "The default, CONFIG_COOL_SPINLOCK_IRQWAIT_US, is the smallest budget"
-		echo "that keeps the interrupt latency of a 1 ms hold: a hold longer than the"
-		echo "budget falls back to the latency of the queued wait for the rest of"
-		echo "the hold. The relocker columns do not depend on the budget as long as"
-		echo "the waiter gets the pending bit: it is in line then."
+		echo "A hold longer than the budget falls back to the latency of the queued"
+		echo "wait for the rest of the hold: a budget must exceed the hold to keep"
+		echo "its latency gain. The default, CONFIG_COOL_SPINLOCK_IRQWAIT_US (2000"
+		echo "us), is twice the smallest budget of the table that keeps it at a 1 ms"
+		echo "hold. The relocker columns do not depend on the budget as long as the"
+		echo "waiter gets the pending bit: it is in line then."
 		if command -v gnuplot >/dev/null 2>&1 && awk '$2 ~ /^[0-9.]+$/ { ok = 1 } END { exit !ok }' "$tmp/irqwait.dat"; then
 			gnuplot <<GP 2>/dev/null && echo && echo "![budget trade-off](irqwait.png)"
 set terminal pngcairo size 800,450 noenhanced
