@@ -467,6 +467,16 @@ do_tracepoint() {
 # makes a spin_lock_irqsave() and a write_lock_irqsave() waiter wait with
 # interrupts on; with the event stack traces on, a contention_begin must
 # come from inside each of the two routines' interrupt-enabled waits.
+# begin_stacks FUNC: how many contention_begin events of the trace on
+# stdin have FUNC in their stack (contention_end's stacks do not count: a
+# wait that only ends in FUNC was begun elsewhere).
+begin_stacks() {
+	awk -v f="=> $1" '/ contention_begin: / { ev = "b"; seen = 0; next }
+		/ contention_end: / { ev = "e"; next }
+		ev == "b" && !seen && index($0, f) { n++; seen = 1 }
+		END { print n + 0 }'
+}
+
 do_tracepoint_irqwait() {
 	t=$1
 	name=tracepoint.irqwait
@@ -476,8 +486,8 @@ do_tracepoint_irqwait() {
 		return
 	fi
 	trace_load "$t" 1 cases=irq_visible "irqwait=$w"
-	sp=$(grep -c '=> __cool_spin_lock_irqwait' "$t/trace")
-	wr=$(grep -c '=> __cool_write_lock_irqwait' "$t/trace")
+	sp=$(begin_stacks __cool_spin_lock_irqwait < "$t/trace")
+	wr=$(begin_stacks __cool_write_lock_irqwait < "$t/trace")
 	diag "$name: insmod rc=$rc, contention_begin stacks in the spinlock wait $sp, in the write wait $wr"
 	if [ "$rc" = 0 ] && [ "$sp" -gt 0 ] && [ "$wr" -gt 0 ]; then
 		result OK "$name"
