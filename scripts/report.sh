@@ -55,6 +55,8 @@ section_header() {
 	case $2 in
 	text) ;;
 	*)
+		# a section this bench.txt has no run of says so itself
+		[ -n "$(get "$2.date")" ] || return 0
 		case $(get "$2.guest_cpu") in
 		*-hypervisor) printf 'Guest CPU %s: no hypervisor bit, so waiters queue (pending bit, MCS) as on bare metal.\n\n' "\`$(get "$2.guest_cpu")\`" ;;
 		?*) printf 'Guest CPU %s: with the hypervisor bit, waiters of both kernels spin in virt_spin_lock()'"'"'s test-and-set lock.\n\n' "\`$(get "$2.guest_cpu")\`" ;;
@@ -182,8 +184,8 @@ md=$tmp/results.md
 	# prefix:name:scenarios:option, as scripts/bench.sh writes them
 	pairs="text:minimal:stock / cool:
 text.i386:i386:i386-stock / i386:
-text.defconfig:x86_64_defconfig:defconfig-stock / defconfig-cool:--defconfig
-text.debian:Debian cloud-amd64, modules off:debian-stock / debian:--debian"
+text.defconfig:x86_64_defconfig:defconfig-stock / defconfig-cool:COOL_BENCH_DEFCONFIG=1 make bench
+text.debian:Debian cloud-amd64, modules off:debian-stock / debian:COOL_BENCH_DEBIAN=1 make bench"
 	echo "| config | function text, stock (bytes) | cool (bytes) | change (bytes) | change |"
 	echo "|---|---|---|---|---|"
 	echo "$pairs" | while IFS=: read -r pre name _ opt; do
@@ -191,7 +193,7 @@ text.debian:Debian cloud-amd64, modules off:debian-stock / debian:--debian"
 		if [ -n "$a" ]; then
 			echo "| $name | $a | $b | $(awk -v a="$a" -v b="$b" 'BEGIN { printf "%+d", b - a }') | $(get "$pre.functions_change") |"
 		else
-			echo "| $name | not measured in this run (make bench with $opt) | | | |"
+			echo "| $name | not measured in this run ($opt) | | | |"
 		fi
 	done
 	echo
