@@ -216,6 +216,24 @@ bg() {
 	[ "$bg_running" -lt 2 ] || bg_wait
 }
 
+# workload_emit PREFIX KERNELS: the lockload figures of the boots
+# $out/PREFIX-KERNEL-BOOT (dots of PREFIX as dashes) as keys
+# PREFIX.KERNEL.WORKLOAD.BOOT=ns, and PREFIX.iters.WORKLOAD from the first
+# boot of the first kernel.
+workload_emit() {
+	local pre=$1 r v w it ns first=${2%% *}
+	for r in $(seq 1 "$repeats"); do
+		for v in $2; do
+			# workload: name=pipe iters=2000 ns=123 ns_per_iter=..
+			sed -n 's/^# workload: name=\([a-z]*\) iters=\([0-9]*\) ns=\([0-9]*\) .*/\1 \2 \3/p' \
+				"$out/${pre//./-}-$v-$r/ktap.log" | while read -r w it ns; do
+				emit "$pre.$v.$w.$r=$ns"
+				[ "$r$v" != "1$first" ] || emit "$pre.iters.$w=$it"
+			done
+		done
+	done
+}
+
 # text_pair LABEL STOCK COOL: keys text[.LABEL].*; the minimal pair keeps
 # the unlabelled keys text.stock.* / text.cool.* / text.functions_*.
 text_pair() {
@@ -252,16 +270,7 @@ if want callers; then
 		done
 	done
 	bg_wait
-	for r in $(seq 1 "$repeats"); do
-		for v in stock cool coolnoirqwait; do
-			# workload: name=pipe iters=2000 ns=123 ns_per_iter=..
-			sed -n 's/^# workload: name=\([a-z]*\) iters=\([0-9]*\) ns=\([0-9]*\) .*/\1 \2 \3/p' \
-				"$out/callers-$v-$r/ktap.log" | while read -r w it ns; do
-				emit "callers.$v.$w.$r=$ns"
-				[ "$r$v" != 1stock ] || emit "callers.iters.$w=$it"
-			done
-		done
-	done
+	workload_emit callers "stock cool coolnoirqwait"
 	emit "callers.repeats=$repeats"
 	emit "callers.guest_cpu=$(sed -n 's/^cpu=//p' "$out/callers-cool-1/result")"
 fi
@@ -430,15 +439,7 @@ if want clang; then
 		done
 	done
 	bg_wait
-	for r in $(seq 1 "$repeats"); do
-		for k in stock cool pm; do
-			sed -n 's/^# workload: name=\([a-z]*\) iters=\([0-9]*\) ns=\([0-9]*\) .*/\1 \2 \3/p' \
-				"$out/clang-callers-$k-$r/ktap.log" | while read -r w it ns; do
-				emit "clang.callers.$k.$w.$r=$ns"
-				[ "$r$k" != 1stock ] || emit "clang.callers.iters.$w=$it"
-			done
-		done
-	done
+	workload_emit clang.callers "stock cool pm"
 	emit "clang.repeats=$repeats"
 	emit "clang.guest_cpu=$guest_cpu"
 fi
