@@ -234,21 +234,21 @@ workload_emit() {
 	done
 }
 
+# text_counts VMLINUX PREFIX: keys PREFIX.section_text (size -A .text),
+# PREFIX.calls_raw and PREFIX.calls_cool (call sites of _raw_* / __cool_*).
+text_counts() {
+	emit "$2.section_text=$(size -A "$1" | awk '$1 == ".text" { print $2 }')"
+	emit "$2.calls_raw=$(objdump -d --no-show-raw-insn "$1" | grep -cE 'call +[0-9a-f]+ <_raw_(spin|read|write)_')"
+	emit "$2.calls_cool=$(objdump -d --no-show-raw-insn "$1" | grep -cE 'call +[0-9a-f]+ <__cool_')"
+}
+
 # text_pair LABEL STOCK COOL: keys text[.LABEL].*; the minimal pair keeps
 # the unlabelled keys text.stock.* / text.cool.* / text.functions_*.
 text_pair() {
-	local label=$1 st=$2 co=$3 pre=text side s t
+	local label=$1 st=$2 co=$3 pre=text
 	[ "$label" = minimal ] || pre=text.$label
-	for side in stock cool; do
-		s=$st
-		[ "$side" = stock ] || s=$co
-		t=$(size -A "$(vml "$s")" | awk '$1 == ".text" { print $2 }')
-		emit "$pre.$side.section_text=$t"
-		emit "$pre.$side.calls_raw=$(objdump -d --no-show-raw-insn "$(vml "$s")" |
-			grep -cE 'call +[0-9a-f]+ <_raw_(spin|read|write)_')"
-		emit "$pre.$side.calls_cool=$(objdump -d --no-show-raw-insn "$(vml "$s")" |
-			grep -cE 'call +[0-9a-f]+ <__cool_')"
-	done
+	text_counts "$(vml "$st")" "$pre.stock"
+	text_counts "$(vml "$co")" "$pre.cool"
 	"$TREE/scripts/bloat-o-meter" -t "$(vml "$st")" "$(vml "$co")" > "$out/bloat-o-meter-$label.txt"
 	# Total: Before=4349142, After=4345773, chg -0.08%
 	sed -n "s/^Total: Before=\([0-9]*\), After=\([0-9]*\), chg \(.*\)/$pre.functions_before=\1\\
@@ -422,9 +422,7 @@ if want clang; then
 	emit "clang.compiler=$(clang --version | head -1)"
 	for k in stock cool pm; do
 		v=$(clang_vml "$k")
-		emit "clang.$k.section_text=$(size -A "$v" | awk '$1 == ".text" { print $2 }')"
-		emit "clang.$k.calls_raw=$(objdump -d --no-show-raw-insn "$v" | grep -cE 'call +[0-9a-f]+ <_raw_(spin|read|write)_')"
-		emit "clang.$k.calls_cool=$(objdump -d --no-show-raw-insn "$v" | grep -cE 'call +[0-9a-f]+ <__cool_')"
+		text_counts "$v" "clang.$k"
 		"$TREE/scripts/bloat-o-meter" -t "$(clang_vml stock)" "$v" > "$out/bloat-o-meter-clang-$k.txt"
 		emit "clang.$k.functions=$(sed -n 's/^Total: Before=[0-9]*, After=\([0-9]*\),.*/\1/p' "$out/bloat-o-meter-clang-$k.txt")"
 		clang_boot "$k" "clang-pathlen-$k" bench:pathlen
