@@ -7,12 +7,14 @@
 # order (0000-cover-letter.patch excluded), checked out in $COOL_TREE.
 # No patches: cool = base.  The sha256 of the series (names + contents + base
 # commit) is kept in $COOL_TREE/.git/cool-series.sha256: an unchanged series is a
-# fast no-op, a changed one is re-applied from the base tag (--force: always).
+# fast no-op, a changed one is re-applied from the base tag (--force: always)
+# in a temporary worktree, and the tree checks out the result, which
+# rewrites only the files that changed.
 # With COOL_TREE naming a tree of your own, nothing is applied: the tree
 # must carry the series already (scripts/tree.sh checks), and is built as it
 # stands.
-# A series that does not apply: git am --abort, the tree is left clean on
-# 'base', branch 'cool' is deleted, git am's message and the patch are printed.
+# A series that does not apply: git am --abort, the tree is left as it was,
+# git am's message and the patch are printed.
 #
 # Exit codes: 0 series applied (or unchanged), 1 series does not apply or the
 # tree is dirty, 5 bad usage.
@@ -86,15 +88,23 @@ if [ -d "$TREE/.git/rebase-apply" ]; then
 fi
 
 rm -f "$stamp"
-tree_git checkout -q -B "$COOL_BRANCH" "$tag"
+# git am runs in a throw-away worktree on the tag; the tree then moves to
+# the result with one checkout, which rewrites only the files that differ
+# from what it has checked out: a series that changed one file (or only
+# its dates) leaves every other file's mtime alone, so the builds in
+# out/ stay incremental. A series that does not apply leaves the tree as
+# it was.
+new=$(tree_git rev-parse "$tag^{commit}")
 if [ "${#patches[@]}" -gt 0 ]; then
 	info "applying ${#patches[@]} patch(es) on $tag"
-	if ! msg=$(tree_git_id am --quiet "${patches[@]}" 2>&1); then
-		failed=$(head -n1 "$TREE/.git/rebase-apply/final-commit" 2>/dev/null || true)
-		cur=$(cat "$TREE/.git/rebase-apply/next" 2>/dev/null || echo 0)
-		tree_git am --abort >/dev/null 2>&1 || true
-		tree_git checkout -q -f "$BASE_BRANCH"
-		tree_git branch -q -D "$COOL_BRANCH" >/dev/null 2>&1 || true
+	wt=$(mktemp -d "${TMPDIR:-/tmp}/cool-series.XXXXXX")
+	trap 'tree_git worktree remove --force "$wt/tree" >/dev/null 2>&1 || true; rm -rf "$wt"' EXIT
+	tree_git worktree add -q --detach "$wt/tree" "$tag"
+	if ! msg=$(tree_git_id -C "$wt/tree" am --quiet "${patches[@]}" 2>&1); then
+		gitdir=$(git -C "$wt/tree" rev-parse --git-dir)
+		failed=$(head -n1 "$gitdir/rebase-apply/final-commit" 2>/dev/null || true)
+		cur=$(cat "$gitdir/rebase-apply/next" 2>/dev/null || echo 0)
+		git -C "$wt/tree" am --abort >/dev/null 2>&1 || true
 		# git am's own advice (--continue/--skip/--abort) does not apply: we aborted.
 		printf '%s\n' "$msg" | grep -vE '^(hint: |When you have|If you prefer|To restore)' >&2 || true
 		pname=unknown
@@ -102,8 +112,10 @@ if [ "${#patches[@]}" -gt 0 ]; then
 			pname=${patches[$((cur - 1))]##*/}
 		fi
 		die "patch $pname does not apply to $tag${failed:+ ($failed)}" \
-			"rebase the series on $tag (tree left clean on branch $BASE_BRANCH)"
+			"rebase the series on $tag (the tree in $TREE is left as it was)"
 	fi
+	new=$(git -C "$wt/tree" rev-parse HEAD)
 fi
+tree_git checkout -q -B "$COOL_BRANCH" "$new"
 echo "$want" >"$stamp"
 info "branch $COOL_BRANCH = $tag + ${#patches[@]} patch(es) ($(tree_git rev-parse --short HEAD))"
