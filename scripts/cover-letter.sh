@@ -76,17 +76,14 @@ numbers() {
 			printf '  %-11s %22s %22s %8s %22s %8s\n' "$w" "${st[0]} (${st[1]}-${st[2]})" \
 				"${co[0]} (${co[1]}-${co[2]})" "$(pct "${co[0]}" "${st[0]}")" \
 				"${cn[0]:-} (${cn[1]:-}-${cn[2]:-})" "$(pct "${cn[0]:-}" "${st[0]}")"
-		done
-		# a change within either kernel's boot-to-boot spread is noise
-		noisy=$(sed -n 's/^callers\.iters\.\([a-z]*\)=.*/\1/p' "$data" | while read -r w; do
-			read -r -a st <<<"$(callers_stats "$data" stock "$w")"
-			read -r -a co <<<"$(callers_stats "$data" cool "$w")"
+			# a change within either kernel's boot-to-boot spread is noise
 			awk -v w="$w" -v sm="${st[0]}" -v s1="${st[1]}" -v s2="${st[2]}" \
 				-v cm="${co[0]}" -v c1="${co[1]}" -v c2="${co[2]}" 'BEGIN {
 				d = (cm - sm) / sm; if (d < 0) d = -d
 				sp = (s2 - s1) / s1; cp = (c2 - c1) / c1
-				if (d < sp || d < cp) printf "%s (spread stock %.2f%%, cool %.2f%%) ", w, sp * 100, cp * 100 }'
-		done)
+				if (d < sp || d < cp) printf "%s (spread stock %.2f%%, cool %.2f%%) ", w, sp * 100, cp * 100 }' >>"$tmp/noisy"
+		done
+		noisy=$(cat "$tmp/noisy" 2>/dev/null || true)
 		[ -z "$noisy" ] || { echo; echo "Within the boot-to-boot spread (max/min of one kernel's boots), so noise: ${noisy% }."; }
 	fi
 	if [ -n "$(get text.functions_before)" ] && current text; then
