@@ -263,17 +263,19 @@ lower_by() {
 		else if (a >= b) printf "%.2fx lower", a / b; else printf "%.2fx higher", b / a }'
 }
 
-# callers_stats BENCH_TXT KERNEL WORKLOAD [PREFIX]: "median min max boots"
-# of a workload's instructions per iteration over the boots of make bench's
-# callers section (keys PREFIX.KERNEL.WORKLOAD.BOOT, PREFIX.iters.WORKLOAD;
-# PREFIX callers, or clang.callers) (scripts/report.sh, scripts/cover-letter.sh).
+# callers_stats BENCH_TXT KERNEL WORKLOAD [PREFIX]: "median min max boots
+# xmedian xmin xmax" of a workload's instructions per iteration over the
+# boots of make bench's callers section (keys PREFIX.KERNEL.WORKLOAD.BOOT,
+# PREFIX.iters.WORKLOAD; PREFIX callers, or clang.callers): the first three
+# rounded for display, the last three unrounded, for changes and spreads
+# (scripts/report.sh, scripts/cover-letter.sh).
 callers_stats() {
 	local it pre=${4:-callers}
 	it=$(bench_value "$1" "$pre.iters.$3")
 	grep "^${pre//./\\.}\.$2\.$3\.[0-9]*=" "$1" | cut -d= -f2 | sort -n |
 		awk -v it="${it:-1}" '{ v[NR] = $1 / it }
 		END { if (NR) { m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-			printf "%.0f %.0f %.0f %d\n", m, v[1], v[NR], NR } }'
+			printf "%.0f %.0f %.0f %d %.4f %.4f %.4f\n", m, v[1], v[NR], NR, m, v[1], v[NR] } }'
 }
 
 # pct A B: how much A differs from B, in percent of B, signed, two
