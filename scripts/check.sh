@@ -5,8 +5,9 @@
 #   --only LIST   comma-separated subset of:
 #                 checkpatch  scripts/checkpatch.pl --strict on every patch
 #                 apply       git am of the series on a pristine worktree
-#                 bisect      every patch builds with COOL on and off (slow:
-#                             one incremental build per patch and config)
+#                 bisect      every patch builds and boots with COOL on and
+#                             off (slow: one incremental build and one boot,
+#                             locktorture, per patch and config)
 #                 warnings    the top of the series adds no build or objtool
 #                             warning (cool vs stock build logs)
 #                 maintainers get_maintainer.pl names recipients (make send
@@ -113,22 +114,38 @@ build_at() {
 	make -C "$wt" O="$3" -j"$(($(nproc) + 1))" CC="ccache gcc" bzImage modules > "$3/build.log" 2>&1
 }
 
+# Every patch, COOL on and off: build it, then boot what was built
+# (scenarios check-cool and check-stock: locktorture, which every patch has,
+# judged like any boot: COOL-EXIT reached, clean console). One result per
+# patch and config; boot results in results/<stamp>/check/.
 if want bisect && [ "$applied" = 1 ]; then
 	for s in stock cool; do
 		[ -f "$COOL_CACHE/out/$s/.config" ] || "$REPO_ROOT/scripts/config.sh" --scenario "$s" > /dev/null
 	done
-	bad=0
+	resroot=$(default_results_dir check)
+	i=0
 	for c in $(git -C "$wt" rev-list --reverse "$tag..HEAD"); do
+		i=$((i + 1))
 		subj=$(git -C "$wt" log -1 --format=%s "$c")
 		for s in stock cool; do
 			info "check: building '$subj' with $s config"
+			echo "# patch $i ($s): $subj"
 			if ! build_at "$c" "$COOL_CACHE/out/$s/.config" "$COOL_CACHE/out/check-$s"; then
-				echo "# build failed: $subj ($s): $COOL_CACHE/out/check-$s/build.log"
-				bad=1
+				echo "# build failed: $COOL_CACHE/out/check-$s/build.log"
+				result 1 "patch${i}_${s}_builds_and_boots"
+				continue
+			fi
+			info "check: booting '$subj' with $s config"
+			if "$REPO_ROOT/qemu-boot/boot.sh" --scenario "check-$s" \
+				--results-dir "$resroot/p$i-$s" > "$tmp/boot" 2>&1; then
+				result 0 "patch${i}_${s}_builds_and_boots"
+			else
+				echo "# boot failed (boot.sh rc $?): $resroot/p$i-$s"
+				sed 's/^/#   /' "$tmp/boot" | tail -5
+				result 1 "patch${i}_${s}_builds_and_boots"
 			fi
 		done
 	done
-	result $bad bisect_every_patch_builds_cool_on_and_off
 fi
 
 if want warnings; then

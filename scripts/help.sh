@@ -24,9 +24,9 @@ cool-spinlock harness.  Targets:
   make lint           shellcheck -S style on every script
   make host-test      the console judge on synthetic logs (badness, hang, KCSAN scope) and
                       what a run keeps (hang mid-module, crash, no boot, results.json)
-  make check          checkpatch --strict, git am on pristine, bisect builds, new warnings,
+  make check          checkpatch --strict, git am on pristine, every patch built and booted, new warnings,
                       get_maintainer recipients, shellcheck (KTAP, N passed, N failed)
-  make check-bisect   only: every patch builds with COOL on and off
+  make check-bisect   only: every patch builds and boots (locktorture) with COOL on and off
   make bench          measure stock vs cool -> docs/results.md, plots, docs/data/bench.txt
   make soak           locktorture matrix with CPU hotplug, 10 min/scenario -> docs/reliability.md
   make series-export  patches/ (and the cover letter) from branch 'dev' of the tree
