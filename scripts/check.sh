@@ -48,7 +48,13 @@ fi
 
 "$REPO_ROOT/scripts/tree.sh" > /dev/null
 tmp=$(mktemp -d)
-wt=$tmp/linux
+# A fixed worktree path, not one under $tmp: the compiler sees absolute
+# -I paths of the source tree, so ccache only hits between runs when the
+# path stays the same. A worktree left by a killed run is removed first.
+wt=$COOL_CACHE/check-worktree
+git -C "$TREE" worktree remove --force "$wt" > /dev/null 2>&1 || true
+rm -rf "$wt"
+git -C "$TREE" worktree prune
 cleanup() {
 	git -C "$TREE" worktree remove --force "$wt" > /dev/null 2>&1 || true
 	rm -rf "$tmp"
@@ -136,6 +142,9 @@ if want bisect && [ "$applied" = 1 ]; then
 				continue
 			fi
 			info "check: booting '$subj' with $s config"
+			# result's kernel_head names the harness tree; this names the patch
+			mkdir -p "$resroot/p$i-$s"
+			git -C "$wt" log -1 --format='%H %s' "$c" > "$resroot/p$i-$s/patch"
 			if "$REPO_ROOT/qemu-boot/boot.sh" --scenario "check-$s" \
 				--results-dir "$resroot/p$i-$s" > "$tmp/boot" 2>&1; then
 				result 0 "patch${i}_${s}_builds_and_boots"
