@@ -258,6 +258,9 @@ for s in "${list[@]}"; do
 			read -r p fl sk <"$run_dir/.counts"
 			guest_cases=$((guest_cases + p + fl + sk - 3))
 			guest_skips=$((guest_skips + sk))
+			# the guest passed but a harness case (build_no_warnings,
+			# kernel_log_clean) failed: the scenario did not pass
+			[ "$fl" = 0 ] || [ "$verdict" != PASS ] || verdict=FAIL
 			if [ $((p + fl + sk - 3)) -le 0 ] && [ "$verdict" = PASS ]; then
 				verdict=NO-CASES
 				emit "    # the guest runner reported no test case"
