@@ -52,11 +52,14 @@ tmp=$(mktemp -d)
 # -I paths of the source tree, so ccache only hits between runs when the
 # path stays the same. A worktree left by a killed run is removed first.
 wt=$COOL_CACHE/check-worktree
-git -C "$TREE" worktree remove --force "$wt" > /dev/null 2>&1 || true
-rm -rf "$wt"
-git -C "$TREE" worktree prune
-cleanup() {
+remove_worktree() {
 	git -C "$TREE" worktree remove --force "$wt" > /dev/null 2>&1 || true
+	rm -rf "$wt"
+	git -C "$TREE" worktree prune
+}
+remove_worktree
+cleanup() {
+	remove_worktree
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
