@@ -13,6 +13,10 @@
 #                               case passes when the module reports failure;
 #                               irqwait turns cool_irqwait off at run time
 #                               and lets irq_wait expect interrupts serviced
+#   negative:kunit              the KUnit suite with negative=1: its
+#                               registers_clobbering_routine test must
+#                               fail (a lock routine that clobbers a
+#                               register); passes when the suite says so
 #   negative:kasan              a spinlock taken in freed memory: the case
 #                               passes when the log has KASAN's
 #                               use-after-free report (KASAN kernels)
@@ -315,8 +319,39 @@ do_selftest() {
 	fi
 }
 
+# negative:kunit: the KUnit suite's own negative control. KUnit does not
+# fail the module load, so the suite's KTAP is read: the control test must
+# be "not ok" and the suite must report the failure.
+do_negative_kunit() {
+	name=negative_control.kunit
+	mark_log
+	old=$(cut -f1 /proc/sys/kernel/printk)
+	echo 1 > /proc/sys/kernel/printk
+	load cool_spinlock_kunit negative=1
+	rc=$?
+	echo "$old" > /proc/sys/kernel/printk
+	new_log > "$tmp/log"
+	rmmod cool_spinlock_kunit 2>/dev/null
+	kunit_results > "$tmp/kunit"
+	sed -n 's/^- # /# control: /p' "$tmp/kunit" | head -5
+	if [ "$rc" != 0 ]; then
+		diag "$name: insmod rc=$rc: $(cat "$tmp/insmod")"
+		result FAIL "$name"
+	elif grep -q '^[-0-9.]* ok [0-9]* registers_clobbering_routine # SKIP' "$tmp/kunit"; then
+		result SKIP "$name" "no register convention in this kernel"
+	elif grep -q '^[-0-9.]* not ok [0-9]* registers_clobbering_routine' "$tmp/kunit" &&
+		grep -q '^- suite not ok ' "$tmp/kunit"; then
+		diag "$name: KUnit reported the clobbering routine's failure, as it must"
+		result OK "$name"
+	else
+		diag "$name: the KUnit suite did not report the clobbered register"
+		result FAIL "$name"
+	fi
+}
+
 do_negative() {
 	what=$1
+	[ "$what" = kunit ] && { do_negative_kunit; return; }
 	name="negative_control.$what"
 	args="negative=$what"
 	param=/sys/module/kernel/parameters/cool_irqwait

@@ -187,6 +187,28 @@ rc=$?
 k '^not ok 1 kunit.load$' && [ "$rc" = 1 ]
 ok_if guest_kunit_missing_module "$?" "rc=$rc: $(tr '\n' ' ' <"$tmp/kunit.out")"
 
+# negative:kunit: the KUnit suite's control passes when the suite reports
+# registers_clobbering_routine failed, and fails when the suite passed.
+: >"$tmp/modules/cool_spinlock_kunit.ko"
+cat >"$tmp/kunit.log" <<'LOG'
+[    7.100003]     # Subtest: spinlock_api
+[    7.100005]     1..2
+[    7.200000]     ok 1 registers
+[    7.300000]     # registers_clobbering_routine: EXPECTATION FAILED at lib/cool_spinlock_kunit.c:315
+[    7.300001]     not ok 2 registers_clobbering_routine
+[    7.300002] not ok 1 spinlock_api
+LOG
+PATH="$tmp/bin:$PATH" COOL_MODULES="$tmp/modules" sh "$guest" negative:kunit >"$tmp/neg.out" 2>&1
+rc=$?
+grep -q '^ok 1 negative_control.kunit$' "$tmp/neg.out" && [ "$rc" = 0 ]
+ok_if guest_kunit_negative_caught "$?" "rc=$rc: $(tr '\n' ' ' <"$tmp/neg.out")"
+sed -i -e 's/not ok 2 registers_clobbering_routine/ok 2 registers_clobbering_routine/' \
+	-e 's/not ok 1 spinlock_api/ok 1 spinlock_api/' "$tmp/kunit.log"
+PATH="$tmp/bin:$PATH" COOL_MODULES="$tmp/modules" sh "$guest" negative:kunit >"$tmp/neg.out" 2>&1
+rc=$?
+grep -q '^not ok 1 negative_control.kunit$' "$tmp/neg.out" && [ "$rc" = 1 ]
+ok_if guest_kunit_negative_missed "$?" "rc=$rc: $(tr '\n' ' ' <"$tmp/neg.out")"
+
 # "selftest:-CASE": the module runs every case, CASE only measured: a
 # failed irq_starve is SKIP with the module's verdict, the rest judged.
 : >"$tmp/modules/test_cool_spinlock.ko"
