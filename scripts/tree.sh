@@ -11,6 +11,13 @@
 # Steps when missing (linux-source-6.12 is installed by make setup): unpack
 # /usr/src/linux-source-6.12.tar.xz, git init, git add -f -A (Debian's
 # .gitignore ignores top-level entries), commit, tag.
+# The base commit depends on the tree alone: a fixed author and committer
+# ("make tree <cool-spinlock@localhost>") and the date of the package's
+# tarball, so every 'make tree' from the same Debian package makes the same
+# commit, and the base-commit: line of the exported series names a commit
+# that a reviewer recreates with 'make tree'. A tree made before this
+# (its base commit carried the local git identity and time) has base and
+# the tag moved to that commit, of the same files: nothing is checked out.
 #
 # Exit codes: 0 tree ready, 1 could not create it, 5 bad usage.
 set -eu
@@ -33,6 +40,32 @@ if [ "$USER_TREE" = 1 ]; then
 	[ "$dry_run" = 1 ] && echo "tree: COOL_TREE=$TREE (yours, carries the series; built with O=, never changed)"
 	exit 0
 fi
+# base_commit TREE_ID: the deterministic base commit of that tree object.
+base_commit() {
+	local when deb ver
+	when=$(stat -c %Y "$KTARBALL" 2>/dev/null || stat -c %Y "$TREE/Makefile")
+	deb=$(dpkg-query -W -f='${Version}' "$KPKG" 2>/dev/null || echo unknown)
+	ver=$(kernel_version "$TREE")
+	GIT_AUTHOR_NAME="make tree" GIT_AUTHOR_EMAIL=cool-spinlock@localhost \
+		GIT_AUTHOR_DATE="@$when +0000" GIT_COMMITTER_NAME="make tree" \
+		GIT_COMMITTER_EMAIL=cool-spinlock@localhost \
+		GIT_COMMITTER_DATE="@$when +0000" \
+		tree_git commit-tree "$1" -m "Linux $ver (Debian $KPKG $deb)"
+}
+
+# base_is_deterministic: base is the commit base_commit makes of its tree;
+# else move base and the tag there (same files, nothing checked out).
+base_is_deterministic() {
+	local have want
+	have=$(tree_git rev-parse "refs/heads/$BASE_BRANCH")
+	want=$(base_commit "$(tree_git rev-parse "$have^{tree}")")
+	[ "$have" = "$want" ] && return 0
+	[ "$dry_run" = 1 ] && { echo "tree: would move $BASE_BRANCH and tag $(base_tag) to the deterministic base commit $want"; return 0; }
+	info "moving $BASE_BRANCH and tag $(base_tag) to the deterministic base commit $want (same files)"
+	tree_git update-ref "refs/heads/$BASE_BRANCH" "$want"
+	tree_git tag -f "$(base_tag)" "$want" > /dev/null
+}
+
 tree_ok() {
 	[ -f "$TREE/Makefile" ] && [ -d "$TREE/.git" ] || return 1
 	tree_git rev-parse -q --verify "refs/heads/$BASE_BRANCH" >/dev/null || return 1
@@ -40,7 +73,8 @@ tree_ok() {
 }
 
 if tree_ok; then
-	[ "$dry_run" = 1 ] && echo "tree: $TREE ready (branch $BASE_BRANCH, tag $(base_tag)); nothing to do"
+	base_is_deterministic
+	[ "$dry_run" = 1 ] && echo "tree: $TREE ready (branch $BASE_BRANCH, tag $(base_tag))"
 	exit 0
 fi
 
@@ -74,13 +108,12 @@ fi
 
 ver=$(kernel_version "$TREE")
 [ -n "$ver" ] || die "cannot read VERSION/PATCHLEVEL/SUBLEVEL from $TREE/Makefile"
-deb=$(dpkg-query -W -f='${Version}' "$KPKG" 2>/dev/null || echo unknown)
 
 if [ ! -d "$TREE/.git" ]; then
 	info "creating git repo in $TREE (takes a minute)"
 	tree_git init -q -b "$BASE_BRANCH"
 	tree_git add -f -A
-	tree_git_id commit -q -m "Linux $ver (Debian $KPKG $deb)"
+	tree_git update-ref "refs/heads/$BASE_BRANCH" "$(base_commit "$(tree_git write-tree)")"
 fi
 if ! tree_git rev-parse -q --verify "refs/heads/$BASE_BRANCH" >/dev/null; then
 	# Repo exists but the branch has another name: point base at the root commit.
@@ -89,5 +122,6 @@ if ! tree_git rev-parse -q --verify "refs/heads/$BASE_BRANCH" >/dev/null; then
 fi
 tree_git rev-parse -q --verify "refs/tags/$(base_tag)" >/dev/null ||
 	tree_git tag "$(base_tag)" "$BASE_BRANCH"
+base_is_deterministic
 tree_ok || die "tree at $TREE is still incomplete" "remove it and run make tree again"
 info "tree ready: $TREE ($(base_tag))"
