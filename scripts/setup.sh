@@ -14,7 +14,8 @@
 #
 # Also: the pristine tree (scripts/tree.sh) and the i386 busybox
 # (busybox-static:i386, unpacked into $COOL_CACHE/i386/) when the run set asks.
-# One apt-get update per call, only when something is missing.
+# One apt-get update per call (a second try if it fails; a failed update
+# does not stop the install), only when something is missing.
 #
 # Exit codes: 0 everything present, 1 installing failed, 7 packages missing
 # and not root (one line with the exact apt-get command on stderr), 5 bad usage.
@@ -67,6 +68,18 @@ if [ "$dry_run" = 1 ]; then
 	exit 0
 fi
 
+# apt_update: apt-get update, once more after a pause if it fails. A
+# failure is not fatal: apt-get exits non-zero when a single index could
+# not be fetched (a mirror mid-sync: "File has unexpected size"), and the
+# lists it already has usually hold the packages; apt-get install decides.
+apt_update() {
+	apt-get update >&2 && return 0
+	warn "apt-get update failed; trying again in 20 s"
+	sleep 20
+	apt-get update >&2 && return 0
+	warn "apt-get update failed twice; installing from the package lists there are"
+}
+
 if [ "${#missing[@]}" -gt 0 ]; then
 	if [ "$(id -u)" != 0 ]; then
 		printf '%s: error: missing packages; as root: apt-get update && apt-get install -y --no-install-recommends %s\n' \
@@ -75,7 +88,7 @@ if [ "${#missing[@]}" -gt 0 ]; then
 	fi
 	info "installing ${missing[*]}"
 	export DEBIAN_FRONTEND=noninteractive
-	apt-get update >&2 || die "apt-get update failed"
+	apt_update
 	apt-get install -y --no-install-recommends "${missing[@]}" >&2 ||
 		die "apt-get install ${missing[*]} failed"
 fi
@@ -89,7 +102,7 @@ if [ ! -x "$i386_bb" ]; then
 	info "fetching busybox-static:i386 into $COOL_CACHE/i386/"
 	if ! dpkg --print-foreign-architectures | grep -qx i386; then
 		dpkg --add-architecture i386
-		apt-get update >&2 || die "apt-get update failed"
+		apt_update
 	fi
 	tmp=$(mktemp -d)
 	trap 'rm -rf "$tmp"' EXIT
