@@ -9,7 +9,7 @@ export COOL_CACHE JOBS
 
 # What CI runs (make test) and what it cannot fit in its 90 minutes (make matrix).
 TEST_SCENARIOS = stock,cool,fairness,cool-tas,fairness-tas,i386,none-hardened,kasan,hang
-MATRIX_SCENARIOS = fairness-i386,clang-cool,xenpv,preempt-none,preempt-voluntary,preempt-full,dyn-none,dyn-full,hardening,framepointer,noibt,debian,lockdep,kcsan,sweep-guess,sweep-fp,cool8,nopvspin
+MATRIX_SCENARIOS = fairness-i386,clang-cool,xenpv,preempt-none,preempt-voluntary,preempt-full,dyn-none,dyn-full,hardening,framepointer,noibt,debian,lockdep,kcsan,sweep-guess,sweep-fp,cool8,stock8,nopvspin
 
 RUN_OPTS = $(if $(TESTS),--tests '$(TESTS)')
 

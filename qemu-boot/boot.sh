@@ -198,7 +198,8 @@ guest_rc=$(tr -d '\r' <"$resdir/console.log" | sed -n 's/.*COOL-EXIT: \([0-9]*\)
 [ -n "$guest_rc" ] || guest_rc=$(sed -n 's/^COOL-EXIT: \([0-9]*\).*/\1/p' "$resdir/ktap.log" | tail -n 1)
 
 jrc=0
-"$REPO_ROOT/qemu-boot/judge.sh" --kcsan-scope "$KCSAN_SCOPE" "$resdir/console.log" >"$resdir/judge.txt" 2>&1 || jrc=$?
+"$REPO_ROOT/qemu-boot/judge.sh" --kcsan-scope "$KCSAN_SCOPE" \
+	--known-warnings "$KNOWN_WARNINGS" "$resdir/console.log" >"$resdir/judge.txt" 2>&1 || jrc=$?
 
 if [ ! -s "$resdir/console.log" ] && [ "$qrc" != 0 ] && [ "$qrc" != 124 ] && [ "$qrc" != 137 ]; then
 	rc=$E_QEMU verdict=QEMU-FAIL

@@ -14,7 +14,8 @@
 #                    'sh /selftests/run.sh $TESTS >/dev/ttyS1 2>&1', then
 #                    'COOL-EXIT: <rc>' on /dev/ttyS0 and /dev/ttyS1, power off.
 #   /scenario.env    SCENARIO ARCH SMP MEM TESTS EXPECT BOOT_ARGS (sh syntax),
-#                    and the COOL_SELFTEST_* knobs of the guest runner when set
+#                    and the COOL_SELFTEST_* knobs of the guest runner when set,
+#                    COOL_KNOWN_WARNINGS when the scenario has KNOWN_WARNINGS
 #   /modules/*.ko    every module built in $COOL_CACHE/out/NAME, flat
 #   /selftests/      copy of the repo's selftests/guest/
 #   /bin/busybox     busybox-static (32-bit one for ARCH=i386, cached in
@@ -88,6 +89,8 @@ cp "$bb" "$root/bin/busybox"
 	done
 	# the scenario's STARVE_SHARE, or COOL_SELFTEST_STARVE_SHARE (load_scenario)
 	[ -z "${STARVE_SHARE:-}" ] || printf 'export COOL_SELFTEST_STARVE_SHARE=%s\n' "$(shquote "$STARVE_SHARE")"
+	# the scenario's KNOWN_WARNINGS, for the guest runner's log checks
+	[ -z "${KNOWN_WARNINGS:-}" ] || printf 'export COOL_KNOWN_WARNINGS=%s\n' "$(shquote "$KNOWN_WARNINGS")"
 } >"$root/scenario.env"
 
 nmod=0

@@ -2,13 +2,20 @@
 # judge.sh - judge a guest's console log, like rcutorture's parse-console.sh
 # and blktests' dmesg check.
 #
-# Usage: qemu-boot/judge.sh [--kcsan-scope REGEX] [--help] CONSOLE_LOG
+# Usage: qemu-boot/judge.sh [--kcsan-scope REGEX] [--known-warnings LIST] [--help] CONSOLE_LOG
 #   --kcsan-scope REGEX  judge only the KCSAN reports that name code matching
 #                        REGEX (extended regex, matched against the report's
 #                        title and stack frames; env COOL_KCSAN_SCOPE; default
 #                        empty: every report is badness).  The kcsan scenario
 #                        sets it to the lock code (KCSAN_SCOPE).  Reports
 #                        outside the scope are listed, never hidden.
+#   --known-warnings LIST  FILE:LINE sites (space-separated; env
+#                        COOL_KNOWN_WARNINGS; default empty) of kernel
+#                        WARNINGs that the same kernel with COOL off raises
+#                        too (a scenario's KNOWN_WARNINGS): their reports,
+#                        title to '---[ end trace', are listed, not judged
+#                        (selftests/guest/known-warnings.awk). An Oops, a
+#                        BUG or a panic is always badness.
 #
 # Badness: Kernel panic, Oops, WARNING:, BUG:, general protection,
 # inconsistent lock state, possible recursive locking, circular locking
@@ -22,12 +29,14 @@ set -u
 # shellcheck source=../scripts/lib.sh
 . "$(dirname "$0")/../scripts/lib.sh"
 
-scope=${COOL_KCSAN_SCOPE:-} log=''
+scope=${COOL_KCSAN_SCOPE:-} known=${COOL_KNOWN_WARNINGS:-} log=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	-h | --help) show_help; exit 0 ;;
 	--kcsan-scope) [ $# -ge 2 ] || usage_error "--kcsan-scope needs a value"; scope=$2; shift ;;
 	--kcsan-scope=*) scope=${1#*=} ;;
+	--known-warnings) [ $# -ge 2 ] || usage_error "--known-warnings needs a value"; known=$2; shift ;;
+	--known-warnings=*) known=${1#*=} ;;
 	-*) usage_error "unknown option $1" ;;
 	*) [ -z "$log" ] || usage_error "one CONSOLE_LOG expected"; log=$1 ;;
 	esac
@@ -56,8 +65,22 @@ if [ -n "$scope" ]; then
 		END { flush() }')
 fi
 
+# Line numbers of the reports of known WARNING sites.
+known_lines=''
+if [ -n "$known" ]; then
+	known_lines=$(tr -d '\r' <"$log" |
+		awk -v known="$known" -f "$REPO_ROOT/selftests/guest/known-warnings.awk")
+fi
+
+skip=" $(printf '%s\n%s\n' "$outside" "$known_lines" | tr '\n' ' ') "
 bad=$(tr -d '\r' <"$log" | grep -aE -n -- "$BADNESS" |
-	awk -F: -v skip=" $(echo "$outside" | tr '\n' ' ') " 'index(skip, " " $1 " ") == 0' || true)
+	awk -F: -v skip="$skip" 'index(skip, " " $1 " ") == 0' || true)
+if [ -n "$known_lines" ]; then
+	titles=$(tr -d '\r' <"$log" | awk -v lines=" $(echo "$known_lines" | tr '\n' ' ') " \
+		'index(lines, " " NR " ") && /WARNING:/ { print "  " NR ":" $0 }')
+	echo "known warnings (sites: $known), listed, not judged ($(printf '%s\n' "$titles" | wc -l)):"
+	printf '%s\n' "$titles" | head -n 20
+fi
 if [ -n "$outside" ]; then
 	n=$(printf '%s\n' "$outside" | wc -l)
 	echo "KCSAN reports outside the scope /$scope/, not judged ($n):"

@@ -112,8 +112,8 @@ list_scenarios() {
 
 # load_scenario NAME - source qemu-boot/scenarios/NAME.conf and apply defaults.
 # Sets: SCENARIO ARCH BASE FRAGMENTS SMP MEM TIMEOUT BOOT_ARGS TESTS EXPECT
-#       EXPECT_RC EXPECT_HANG_TOKEN KERNEL KCSAN_SCOPE HYPERVISOR BOOT_SECONDS
-#       ICOUNT STARVE_SHARE OUT QEMU_BIN KARCH (kernel ARCH= value).
+#       EXPECT_RC EXPECT_HANG_TOKEN KERNEL KCSAN_SCOPE KNOWN_WARNINGS HYPERVISOR
+#       BOOT_SECONDS ICOUNT STARVE_SHARE OUT QEMU_BIN KARCH (kernel ARCH= value).
 # Environment overrides of the data: COOL_SMP COOL_MEM COOL_TIMEOUT
 # COOL_BOOT_ARGS COOL_TESTS COOL_HYPERVISOR COOL_ICOUNT
 # COOL_SELFTEST_STARVE_SHARE (prefixed so a stray ARCH=arm64 in a kernel
@@ -126,7 +126,7 @@ load_scenario() {
 	f=$SCENARIO_DIR/$name.conf
 	[ -f "$f" ] || die_rc "$E_USAGE" "unknown scenario '$name' (no $f)" "scenarios: $(list_scenarios | tr '\n' ' ')"
 	ARCH=x86_64 BASE=tinyconfig FRAGMENTS='' SMP=4 MEM=1G TIMEOUT='' BOOT_ARGS='' TESTS='' EXPECT=''
-	EXPECT_RC=0 EXPECT_HANG_TOKEN='' KERNEL='' KCSAN_SCOPE='' HYPERVISOR=0 BOOT_SECONDS=30
+	EXPECT_RC=0 EXPECT_HANG_TOKEN='' KERNEL='' KCSAN_SCOPE='' KNOWN_WARNINGS='' HYPERVISOR=0 BOOT_SECONDS=30
 	ICOUNT=0 STARVE_SHARE='' LLVM=0
 	# shellcheck disable=SC1090
 	. "$f"

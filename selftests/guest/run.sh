@@ -112,10 +112,25 @@ new_log() {
 	sed 's/^\[[^]]*\] //' "$tmp/rawlog"
 }
 
-# check_log NAME: fail NAME.kernel_log if the new log has badness.
+# check_log NAME: fail NAME.kernel_log if the new log has badness. The
+# WARNING reports at the sites of COOL_KNOWN_WARNINGS (the scenario's
+# KNOWN_WARNINGS, from /scenario.env) are diagnostics, not badness.
 check_log() {
-	if grep -Eq "$BADNESS" "$tmp/log"; then
-		grep -E "$BADNESS" "$tmp/log" | head -5 | while read -r l; do
+	cp "$tmp/log" "$tmp/judged"
+	if [ -n "${COOL_KNOWN_WARNINGS:-}" ]; then
+		awk -v known="$COOL_KNOWN_WARNINGS" -f /selftests/known-warnings.awk \
+			"$tmp/log" > "$tmp/known"
+		if [ -s "$tmp/known" ]; then
+			awk 'NR == FNR { skip[$1] = 1; next } !(FNR in skip)' \
+				"$tmp/known" "$tmp/log" > "$tmp/judged"
+			awk 'NR == FNR { skip[$1] = 1; next } (FNR in skip) && /WARNING:/' \
+				"$tmp/known" "$tmp/log" | while read -r l; do
+				diag "$1: known warning, not judged: $l"
+			done
+		fi
+	fi
+	if grep -Eq "$BADNESS" "$tmp/judged"; then
+		grep -E "$BADNESS" "$tmp/judged" | head -5 | while read -r l; do
 			diag "$1: $l"
 		done
 		result FAIL "$1.kernel_log_clean"

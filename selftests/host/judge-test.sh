@@ -1,6 +1,7 @@
 #!/bin/bash
 # judge-test.sh - host-side test of qemu-boot/judge.sh on synthetic console
-# logs: clean, badness, hang, and KCSAN reports inside and outside a scope.
+# logs: clean, badness, hang, KCSAN reports inside and outside a scope, and
+# WARNING reports at known sites (--known-warnings).
 # Each case states the exit code judge.sh must return; a judge that stops
 # seeing badness, or that hides badness behind an out-of-scope KCSAN report,
 # fails here.  First step of 'make test' after shellcheck.
@@ -85,6 +86,25 @@ check kcsan_outside_does_not_hide_oops "$E_BADNESS" --kcsan-scope "$scope" < <(k
 	sed '$i [   40.0] Oops: general protection fault')
 check kcsan_second_report_in_scope "$E_BADNESS" --kcsan-scope "$scope" < <(kcsan_log _find_first_bit _raw_spin_lock)
 check bad_scope_regex "$E_USAGE" --kcsan-scope '(' < <(log)
+
+# warn_report SITE [END]: a WARNING report at SITE (FILE:LINE) with its
+# trace; END (default 1) 0 leaves out the '---[ end trace' line
+warn_report() {
+	printf '%s\n' '[   66.0] ------------[ cut here ]------------' \
+		"[   66.0] WARNING: CPU: 0 PID: 111 at $1 inactive_task_timer+0x525/0x650" \
+		'[   66.0] Call Trace:' '[   66.0]  <IRQ>' '[   66.0]  hrtimer_interrupt+0xff/0x230'
+	[ "${2:-1}" = 0 ] || echo '[   66.0] ---[ end trace 0000000000000000 ]---'
+}
+known='kernel/sched/deadline.c:265'
+check known_warning "$E_OK" --known-warnings "$known" < <(log "$(warn_report kernel/sched/deadline.c:265)")
+check known_warning_other_site "$E_BADNESS" --known-warnings "$known" < <(log "$(warn_report kernel/sched/core.c:8365)")
+check known_warning_other_line "$E_BADNESS" --known-warnings "$known" < <(log "$(warn_report kernel/sched/deadline.c:2650)")
+check known_warning_then_warning "$E_BADNESS" --known-warnings "$known" < <(log "$(warn_report kernel/sched/deadline.c:265)" \
+	"$(warn_report kernel/sched/core.c:8365)")
+check known_warning_does_not_hide_oops "$E_BADNESS" --known-warnings "$known" < <(log "$(warn_report kernel/sched/deadline.c:265 0)" \
+	'[   67.0] Oops: int3: 0000 [#1] PREEMPT SMP NOPTI' '[   67.0] Call Trace:')
+check known_warning_does_not_hide_trace "$E_BADNESS" --known-warnings "$known" < <(log "$(warn_report kernel/sched/deadline.c:265)" \
+	'[   67.0] Call Trace:')
 
 echo "KTAP version 1"
 echo "1..$n"
