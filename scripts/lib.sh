@@ -278,6 +278,16 @@ callers_stats() {
 			printf "%.0f %.0f %.0f %d %.4f %.4f %.4f\n", m, v[1], v[NR], NR, m, v[1], v[NR] } }'
 }
 
+# repeat_stats BENCH_TXT KEY: "median min max boots" of the values of
+# KEY.BOOT (one per boot; a plain KEY, from a run before repeats, counts as
+# one boot), rounded (scripts/report.sh).
+repeat_stats() {
+	grep -E "^${2//./\\.}(\.[0-9]+)?=" "$1" | cut -d= -f2 | sort -n |
+		awk '{ v[NR] = $1 }
+		END { if (NR) { m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+			printf "%.0f %.0f %.0f %d\n", m, v[1], v[NR], NR } }'
+}
+
 # pct A B: how much A differs from B, in percent of B, signed, two
 # decimals; n/a when either is missing or zero.
 pct() {

@@ -67,19 +67,35 @@ section_header() {
 }
 
 # torture_table SEC: locktorture writes per vCPU count of section SEC
-# (scaling or throughput), cool/stock ratios; SEC.dat gets the ratios.
+# (scaling or throughput), median (min-max) of the boots, cool/stock
+# ratios of the medians; SEC.dat gets per vCPU count each ratio with its
+# range (cool min / stock max to cool max / stock min) for error bars.
 torture_table() {
-	local sec=$1 n a b c e w
+	local sec=$1 n t v
 	echo "| vCPUs | spin_lock stock | spin_lock cool | ratio | spin_lock_irq stock | spin_lock_irq cool | ratio | spin_lock_irq cool, cool_irqwait=0 | ratio |"
 	echo "|---|---|---|---|---|---|---|---|---|"
-	sed -n "s/^$sec\\.stock\\.spin_lock\\.\\([0-9]*\\)=.*/\\1/p" "$d" > "$tmp/smps"
+	sed -n "s/^$sec\\.stock\\.spin_lock\\.\\([0-9]*\\)[.=].*/\\1/p" "$d" | sort -nu > "$tmp/smps"
 	while read -r n; do
-		a=$(get "$sec.stock.spin_lock.$n") b=$(get "$sec.cool.spin_lock.$n")
-		c=$(get "$sec.stock.spin_lock_irq.$n") e=$(get "$sec.cool.spin_lock_irq.$n")
-		w=$(get "$sec.coolnoirqwait.spin_lock_irq.$n")
-		echo "| $n | $a | $b | $(ratio "$b" "$a") | $c | $e | $(ratio "$e" "$c") | ${w:-n/a} | $(ratio "$w" "$c") |"
-		echo "$n $(ratio "$b" "$a") $(ratio "$e" "$c")" >> "$tmp/$sec.dat"
+		printf '| %s |' "$n"
+		printf '%s' "$n" >> "$tmp/$sec.dat"
+		for t in spin_lock spin_lock_irq; do
+			read -r sm smin smax _ <<<"$(repeat_stats "$d" "$sec.stock.$t.$n")"
+			for v in cool coolnoirqwait; do
+				[ "$t.$v" != spin_lock.coolnoirqwait ] || continue
+				read -r cm cmin cmax _ <<<"$(repeat_stats "$d" "$sec.$v.$t.$n")"
+				[ "$v" = coolnoirqwait ] || printf ' %s (%s-%s) |' "$sm" "$smin" "$smax"
+				printf ' %s |' "$( [ -n "${cm:-}" ] && echo "$cm ($cmin-$cmax)" || echo n/a)"
+				printf ' %s |' "$(ratio "${cm:-}" "$sm")"
+				[ "$v" = coolnoirqwait ] ||
+					printf ' %s %s %s' "$(ratio "$cm" "$sm")" "$(ratio "$cmin" "$smax")" "$(ratio "$cmax" "$smin")" >> "$tmp/$sec.dat"
+				cm=''
+			done
+		done
+		echo
+		echo >> "$tmp/$sec.dat"
 	done < "$tmp/smps"
+	echo
+	echo "Boots per kernel and point: $(get "$sec.repeats" | grep . || echo 1); each cell is the median (min-max) of the write counts."
 	echo
 }
 
@@ -305,11 +321,10 @@ text.debian:Debian cloud-amd64, modules off:debian-stock / debian:COOL_BENCH_DEB
 	echo
 	section_header "Contention: locktorture throughput" scaling
 	if grep -q '^scaling\.' "$d"; then
-		echo "Write acquisitions in one 15 s locktorture run per point and kernel"
-		echo "(long_hold=0); the ratio is cool/stock. Single runs under TCG on a 2-core"
-		echo "host (8 vCPUs oversubscribe it 4:1): differences of about 10% between runs"
-		echo "of the same kernel are within what this machine shows, so read the"
-		echo "trend, not a single point."
+		echo "Write acquisitions in one $(get scaling.secs | grep . || echo 15) s locktorture run per boot (long_hold=0),"
+		echo "under multi-threaded TCG (wall clock) on a 2-core host; the ratio is"
+		echo "cool/stock of the medians. A difference smaller than the min-max"
+		echo "spread of the boots of one kernel is noise."
 		echo
 		echo "The third kernel, cool with \`cool_irqwait=0\`, separates the call"
 		echo "convention from interrupt-enabled waiting (spin_lock_irq uses irqsave)."
@@ -334,18 +349,20 @@ text.debian:Debian cloud-amd64, modules off:debian-stock / debian:COOL_BENCH_DEB
 		echo "The locktorture runs of the previous section, $(get throughput.secs)s each, under QEMU"
 		echo "\`-icount shift=0\`: guest time counts instructions and host scheduling"
 		echo "is not in the counts. At 1 vCPU, cool and cool with \`cool_irqwait=0\`"
-		echo "run the same code (nothing contends); their counts differ by"
-		echo "$(spread throughput.cool.spin_lock.1 throughput.coolnoirqwait.spin_lock.1)% for spin_lock and $(spread throughput.cool.spin_lock_irq.1 throughput.coolnoirqwait.spin_lock_irq.1)% for spin_lock_irq, the noise"
-		echo "of this clock between two boots. At 1 vCPU the lock is uncontended and"
+		echo "run the same code (nothing contends); the min-max spread of one kernel's"
+		echo "boots is the noise of this clock. At 1 vCPU the lock is uncontended and"
 		echo "the ratio is the cost of the lock path. With more vCPUs, single-threaded"
 		echo "TCG runs them in turn and a lock holder or queued waiter waits for its"
 		echo "next slice; a cool waiter with interrupts on does not queue, so it"
 		echo "gains from that as in the wall-clock runs: not a bare-metal number."
 		echo
 		torture_table throughput
-		echo "spin_lock_irq throughput ratio, 1 vCPU, instruction time: $(ratio "$(get throughput.cool.spin_lock_irq.1)" "$(get throughput.stock.spin_lock_irq.1)")"
-		echo
-		echo "spin_lock throughput ratio, 1 vCPU, instruction time: $(ratio "$(get throughput.cool.spin_lock.1)" "$(get throughput.stock.spin_lock.1)")"
+		for t in spin_lock_irq spin_lock; do
+			read -r sm _ <<<"$(repeat_stats "$d" "throughput.stock.$t.1")"
+			read -r cm _ <<<"$(repeat_stats "$d" "throughput.cool.$t.1")"
+			echo "$t throughput ratio, 1 vCPU, instruction time (medians): $(ratio "$cm" "$sm")"
+			echo
+		done
 	else
 		echo "not measured in this run."
 	fi
@@ -430,8 +447,8 @@ fi
 if [ -s "$tmp/scaling.dat" ]; then
 	thr=''
 	[ ! -s "$tmp/throughput.dat" ] ||
-		thr=", '$tmp/throughput.dat' using 1:2 with linespoints dt 3 title 'spin_lock, instruction time', '' using 1:3 with linespoints dt 3 title 'spin_lock_irq, instruction time'"
-	plot scaling "set title 'locktorture throughput, cool / stock'; set xlabel 'vCPUs'; set ylabel 'ratio (log scale)'; set logscale xy 2; set key below; plot '$tmp/scaling.dat' using 1:2 with linespoints title 'spin_lock, wall clock', '' using 1:3 with linespoints title 'spin_lock_irq, wall clock'$thr, 1 with lines dt 2 title 'parity'"
+		thr=", '$tmp/throughput.dat' using 1:2:3:4 with yerrorlines dt 3 lc rgb '#7570b3' title 'spin_lock, instruction time', '' using 1:5:6:7 with yerrorlines dt 3 lc rgb '#e7298a' title 'spin_lock_irq, instruction time'"
+	plot scaling "set title 'locktorture throughput, cool / stock: ratio of medians, bars min-max'; set xlabel 'vCPUs'; set ylabel 'ratio'; set logscale x 2; set yrange [0:*]; set key below; plot '$tmp/scaling.dat' using 1:2:3:4 with yerrorlines lc rgb '#1b9e77' title 'spin_lock, wall clock', '' using 1:5:6:7 with yerrorlines lc rgb '#d95f02' title 'spin_lock_irq, wall clock'$thr, 1 with lines dt 2 lc rgb 'black' title 'parity (stock, the control)'"
 fi
 cp "$md" "$docs/results.md"
 info "report: docs/results.md"
