@@ -84,7 +84,7 @@ numbers() {
 				if (d < sp || d < cp) printf "%s (spread stock %.2f%%, cool %.2f%%) ", w, sp * 100, cp * 100 }' >>"$tmp/noisy"
 		done
 		noisy=$(cat "$tmp/noisy" 2>/dev/null || true)
-		[ -z "$noisy" ] || { echo; echo "Within the boot-to-boot spread (max/min of one kernel's boots), so noise: ${noisy% }."; }
+		[ -z "$noisy" ] || { echo; echo "Within the boot-to-boot spread (max/min of one kernel's boots), so noise: ${noisy% }." | fold -s -w 72 | sed 's/ *$//'; }
 	fi
 	if [ -n "$(get text.functions_before)" ] && current text; then
 		echo
@@ -133,28 +133,52 @@ numbers() {
 		echo "$(lower_by "$(get irqlat.mttcg.stock.1000.max_ns)" "$(get irqlat.mttcg.cool.1000.max_ns)") ($(get irqlat.mttcg.stock.1000.max_ns) -> $(get irqlat.mttcg.cool.1000.max_ns) ns); the worst cases"
 		echo "of both kernels there are host scheduling outliers, not the lock."
 	fi
-	# locktorture write acquisitions, cool/stock, of bench.sh section $1
+	# locktorture write acquisitions, cool/stock of the medians of the
+	# boots (keys SEC.KERNEL.TYPE.VCPUS.BOOT), of bench.sh section $1
+	med() { repeat_stats "$data" "$1" | cut -d' ' -f1; }
+	# separated SEC: which points' min-max ranges of cool and stock do
+	# not overlap (docs/results.md has the ranges)
+	separated() {
+		local n t out='' a b c d
+		while read -r n; do
+			for t in spin_lock spin_lock_irq; do
+				read -r _ a b _ <<<"$(repeat_stats "$data" "$1.stock.$t.$n")"
+				read -r _ c d _ <<<"$(repeat_stats "$data" "$1.cool.$t.$n")"
+				if [ "$d" -lt "$a" ] || [ "$c" -gt "$b" ]; then
+					out="$out, $t at $n vCPUs"
+				fi
+			done
+		done < <(sed -n "s/^$1\\.stock\\.spin_lock\\.\\([0-9]*\\)[.=].*/\\1/p" "$data" | sort -nu)
+		if [ -z "$out" ]; then
+			echo "every point, the min-max ranges of cool and stock overlap"
+		else
+			echo "these points, the min-max ranges of cool and stock do not overlap: ${out#, }"
+		fi
+	}
 	torture_ratios() {
 		printf '  %-6s %10s %14s %24s\n' vCPUs spin_lock spin_lock_irq "spin_lock_irq irqwait=0"
-		sed -n "s/^$1\\.stock\\.spin_lock\\.\\([0-9]*\\)=.*/\\1/p" "$data" | while read -r n; do
+		sed -n "s/^$1\\.stock\\.spin_lock\\.\\([0-9]*\\)[.=].*/\\1/p" "$data" | sort -nu | while read -r n; do
 			printf '  %-6s %10s %14s %24s\n' "$n" \
-				"$(ratio "$(get "$1.cool.spin_lock.$n")" "$(get "$1.stock.spin_lock.$n")")" \
-				"$(ratio "$(get "$1.cool.spin_lock_irq.$n")" "$(get "$1.stock.spin_lock_irq.$n")")" \
-				"$(ratio "$(get "$1.coolnoirqwait.spin_lock_irq.$n")" "$(get "$1.stock.spin_lock_irq.$n")")"
+				"$(ratio "$(med "$1.cool.spin_lock.$n")" "$(med "$1.stock.spin_lock.$n")")" \
+				"$(ratio "$(med "$1.cool.spin_lock_irq.$n")" "$(med "$1.stock.spin_lock_irq.$n")")" \
+				"$(ratio "$(med "$1.coolnoirqwait.spin_lock_irq.$n")" "$(med "$1.stock.spin_lock_irq.$n")")"
 		done
 	}
 	if grep -q '^throughput\.' "$data" && current throughput; then
 		echo
-		echo "locktorture write acquisitions, cool/stock, same duration, in"
-		echo "instruction time (-icount shift=0; 1 vCPU is uncontended):"
+		echo "locktorture write acquisitions, cool/stock of the medians of"
+		echo "$(get throughput.repeats | grep . || echo 1) boots per kernel, same duration, in instruction time"
+		echo "(-icount shift=0; 1 vCPU is uncontended). At $(separated throughput)." | fold -s -w 72 | sed 's/ *$//'
+		echo "Ratios:"
 		measured throughput
 		echo
 		torture_ratios throughput
 	fi
 	if grep -q '^scaling\.' "$data" && current scaling; then
 		echo
-		echo "The same in wall-clock time (multi-threaded TCG; single runs that"
-		echo "move by ~10% between boots of one kernel):"
+		echo "The same in wall-clock time (multi-threaded TCG, medians of"
+		echo "$(get scaling.repeats | grep . || echo 1) boots). At $(separated scaling)." | fold -s -w 72 | sed 's/ *$//'
+		echo "Ratios:"
 		measured scaling
 		echo
 		torture_ratios scaling

@@ -329,13 +329,10 @@ text.debian:Debian cloud-amd64, modules off:debian-stock / debian:COOL_BENCH_DEB
 		echo "The third kernel, cool with \`cool_irqwait=0\`, separates the call"
 		echo "convention from interrupt-enabled waiting (spin_lock_irq uses irqsave)."
 		echo
-		echo "When the guest queues (no hypervisor bit) and has more busy vCPUs than"
-		echo "the host has cores, a fair queue hands the lock to vCPUs the host has"
-		echo "descheduled, and every kernel that queues pays for it (lock-waiter"
-		echo "preemption). A cool waiter with interrupts on does not queue and takes"
-		echo "the lock whenever it runs, as virt_spin_lock() does in guests: a large"
-		echo "spin_lock_irq ratio with more vCPUs than host cores measures that, not"
-		echo "a faster lock."
+		echo "With more busy vCPUs than the host has cores (4 vCPUs on 2), a fair"
+		echo "queue hands the lock to vCPUs the host has descheduled, and every"
+		echo "kernel that queues pays for it (lock-waiter preemption): the 4-vCPU"
+		echo "row says as much about this host's scheduling as about the lock."
 		echo "This host cannot tell what it is on bare metal."
 		echo
 		torture_table scaling
@@ -353,8 +350,8 @@ text.debian:Debian cloud-amd64, modules off:debian-stock / debian:COOL_BENCH_DEB
 		echo "boots is the noise of this clock. At 1 vCPU the lock is uncontended and"
 		echo "the ratio is the cost of the lock path. With more vCPUs, single-threaded"
 		echo "TCG runs them in turn and a lock holder or queued waiter waits for its"
-		echo "next slice; a cool waiter with interrupts on does not queue, so it"
-		echo "gains from that as in the wall-clock runs: not a bare-metal number."
+		echo "next slice: contended rows carry that artefact and are not bare-metal"
+		echo "numbers."
 		echo
 		torture_table throughput
 		for t in spin_lock_irq spin_lock; do
