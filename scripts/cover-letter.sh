@@ -59,8 +59,12 @@ numbers() {
 		echo "No 'make bench' results yet."
 		return
 	fi
-	echo "Measured with this version of the series; sections measured on"
-	echo "an earlier version are left out (listed at the end)."
+	if [ -n "$(stale)" ]; then
+		echo "Measured with this version of the series; sections measured on"
+		echo "an earlier version are left out (listed at the end)."
+	else
+		echo "Every section below was measured with this version of the series."
+	fi
 	if grep -q '^callers\.iters\.' "$data" && current callers; then
 		echo
 		echo "Caller-side cost: whole-guest instructions per iteration of lock-heavy"

@@ -281,11 +281,12 @@ text.debian:Debian cloud-amd64, modules off:debian-stock / debian:COOL_BENCH_DEB
 		echo "counted from the moment the waiter is at the lock; the IPI is sent a"
 		echo "quarter of the hold later (at most 5 ms later), $(get irqlat.runs) runs per point,"
 		echo "4 vCPUs. Stock cannot take the IPI before the lock is free, so its"
-		echo "latency is about three quarters of the hold; cool takes it while"
-		echo "waiting, so its latency does not grow with the hold as long as the"
-		echo "hold is within the cool_irqwait budget (default 2000 us): past it the"
-		echo "waiter queues with interrupts off and its latency is stock's, as the"
-		echo "10 ms row shows."
+		echo "latency is the rest of the hold (about three quarters of it from"
+		echo "100 us up); cool takes it while waiting, so its latency does not grow"
+		echo "with the hold as long as the IPI comes within the cool_irqwait budget"
+		echo "(default 2000 us) of the wait: after that the waiter queues with"
+		echo "interrupts off and its latency is stock's, as the 10 ms row shows"
+		echo "(its IPI comes 2.5 ms into the wait)."
 		echo
 		echo "Two clocks, each with stock and cool booted back to back:"
 		echo
@@ -305,7 +306,7 @@ text.debian:Debian cloud-amd64, modules off:debian-stock / debian:COOL_BENCH_DEB
 		irqlat_table icount
 		echo "- **wall-clock time** (multi-threaded TCG, 4 vCPU threads on 2 host"
 		echo "  cores). The max column of both kernels includes host scheduling"
-		echo "  outliers, milliseconds to tens of milliseconds, that have nothing to"
+		echo "  outliers of milliseconds that have nothing to"
 		echo "  do with the lock (see the 10 us row, whose hold is far shorter)."
 		echo
 		irqlat_table mttcg
@@ -394,12 +395,15 @@ text.debian:Debian cloud-amd64, modules off:debian-stock / debian:COOL_BENCH_DEB
 			echo "$b $(us "$(get "irqwait.$b.irqlat.1000.max_ns")") $nr $xr" >>"$tmp/irqwait.dat"
 		done < "$tmp/bounds"
 		echo
-		echo "A hold longer than the budget falls back to the latency of the queued"
-		echo "wait for the rest of the hold: a budget must exceed the hold to keep"
-		echo "its latency gain. The default, CONFIG_COOL_SPINLOCK_IRQWAIT_US (2000"
+		echo "An interrupt that comes after the budget is spent waits, as a queued"
+		echo "waiter's does, for the rest of the hold: the budget must outlast the"
+		echo "time from the start of the wait to the interrupt to keep the latency"
+		echo "gain (at a 10 ms hold the IPI comes 2.5 ms in, so only the 5000 us"
+		echo "budget keeps it). The default, CONFIG_COOL_SPINLOCK_IRQWAIT_US (2000"
 		echo "us), is twice the smallest budget of the table that keeps it at a 1 ms"
-		echo "hold. The relocker columns do not depend on the budget as long as the"
-		echo "waiter gets the pending bit: it is in line then."
+		echo "hold. The relocker acquisition counts do not depend on the budget as"
+		echo "long as the waiter gets the pending bit: it is in line then. The worst"
+		echo "waits are one boot's worst case each and move from row to row."
 		if command -v gnuplot >/dev/null 2>&1 && awk '$2 ~ /^[0-9.]+$/ { ok = 1 } END { exit !ok }' "$tmp/irqwait.dat"; then
 			gnuplot <<GP 2>/dev/null && echo && echo "![budget trade-off](irqwait.png)"
 set terminal pngcairo size 800,450 noenhanced
