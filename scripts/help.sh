@@ -69,6 +69,7 @@ over the defaults):
   COOL_BENCH_DEBIAN=1       make bench: also Debian's cloud-amd64 config text (default 0)
   COOL_SMP_LIST, COOL_ICOUNT_SMP_LIST, COOL_IRQWAIT_LIST, COOL_TORTURE_SECS  make bench lists
   COOL_BENCH_REPEATS=n COOL_WORKLOAD_ITERS=n  make bench callers: boots per kernel (5), lockload iterations (2000)
+  COOL_TORTURE_REPEATS=n    make bench scaling/throughput: boots per kernel and vCPU count (5)
   COOL_SOAK_MINUTES=n COOL_SOAK_SCENARIOS='...'  make soak (default 10, the soak matrix)
 Exit codes of make setup: 0 ready, 1 install failed, 7 packages missing and not root.
 TXT
