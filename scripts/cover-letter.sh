@@ -152,7 +152,7 @@ numbers() {
 					out="$out, $t at $n vCPUs"
 				fi
 			done
-		done < <(sed -n "s/^$1\\.stock\\.spin_lock\\.\\([0-9]*\\)[.=].*/\\1/p" "$data" | sort -nu)
+		done < <(torture_points "$data" "$1")
 		if [ -z "$out" ]; then
 			echo "every point, the min-max ranges of cool and stock overlap"
 		else
@@ -161,7 +161,7 @@ numbers() {
 	}
 	torture_ratios() {
 		printf '  %-6s %10s %14s %24s\n' vCPUs spin_lock spin_lock_irq "spin_lock_irq irqwait=0"
-		sed -n "s/^$1\\.stock\\.spin_lock\\.\\([0-9]*\\)[.=].*/\\1/p" "$data" | sort -nu | while read -r n; do
+		torture_points "$data" "$1" | while read -r n; do
 			printf '  %-6s %10s %14s %24s\n' "$n" \
 				"$(ratio "$(med "$1.cool.spin_lock.$n")" "$(med "$1.stock.spin_lock.$n")")" \
 				"$(ratio "$(med "$1.cool.spin_lock_irq.$n")" "$(med "$1.stock.spin_lock_irq.$n")")" \

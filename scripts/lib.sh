@@ -278,6 +278,12 @@ callers_stats() {
 			printf "%.0f %.0f %.0f %d %.4f %.4f %.4f\n", m, v[1], v[NR], NR, m, v[1], v[NR] } }'
 }
 
+# torture_points BENCH_TXT SEC: the vCPU counts of a locktorture section
+# (keys SEC.stock.spin_lock.N[.BOOT]), one per line, ascending.
+torture_points() {
+	sed -n "s/^$2\\.stock\\.spin_lock\\.\\([0-9]*\\)[.=].*/\\1/p" "$1" | sort -nu
+}
+
 # repeat_stats BENCH_TXT KEY: "median min max boots" of the values of
 # KEY.BOOT (one per boot; a plain KEY, from a run before repeats, counts as
 # one boot), rounded (scripts/report.sh).

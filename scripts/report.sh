@@ -74,7 +74,7 @@ torture_table() {
 	local sec=$1 n t v
 	echo "| vCPUs | spin_lock stock | spin_lock cool | ratio | spin_lock_irq stock | spin_lock_irq cool | ratio | spin_lock_irq cool, cool_irqwait=0 | ratio |"
 	echo "|---|---|---|---|---|---|---|---|---|"
-	sed -n "s/^$sec\\.stock\\.spin_lock\\.\\([0-9]*\\)[.=].*/\\1/p" "$d" | sort -nu > "$tmp/smps"
+	torture_points "$d" "$sec" > "$tmp/smps"
 	while read -r n; do
 		printf '| %s |' "$n"
 		printf '%s' "$n" >> "$tmp/$sec.dat"
