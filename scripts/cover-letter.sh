@@ -40,9 +40,10 @@ trap 'rm -rf "$tmp"' EXIT
 
 get() { bench_value "$data" "$1"; }
 # Only numbers of this version of the series go into the letter: a section
-# counts when the tree it was measured on is the tree the branch produces.
+# counts when the tree it was measured on is the tree the branch produces,
+# or differs from it in comments and Documentation/ only (same_code).
 cur_tree=$(tree_git rev-parse --short=12 "$branch^{tree}")
-current() { [ "$(get "$1.series_tree")" = "$cur_tree" ]; }
+current() { same_code "$(get "$1.series_tree")" "$cur_tree"; }
 # measured SEC: the date of the run that measured one section
 measured() { echo "(measured $(get "$1.date"))"; }
 stale() {
@@ -50,6 +51,17 @@ stale() {
 	for sec in callers text pathlen irqlat throughput scaling irqwait; do
 		grep -q "^$sec\." "$data" 2>/dev/null || continue
 		current "$sec" || out="$out $sec"
+	done
+	echo "${out# }"
+}
+# older_trees: the trees other than this version's that current sections
+# were measured on (same code, other comments or documentation)
+older_trees() {
+	local sec t out=''
+	for sec in callers text pathlen irqlat throughput scaling irqwait; do
+		t=$(get "$sec.series_tree")
+		if [ -z "$t" ] || [ "$t" = "$cur_tree" ] || ! current "$sec"; then continue; fi
+		case " $out " in *" $t "*) ;; *) out="$out $t" ;; esac
 	done
 	echo "${out# }"
 }
@@ -62,8 +74,15 @@ numbers() {
 	if [ -n "$(stale)" ]; then
 		echo "Measured with this version of the series; sections measured on"
 		echo "an earlier version are left out (listed at the end)."
-	else
+	elif [ -z "$(older_trees)" ]; then
 		echo "Every section below was measured with this version of the series."
+	else
+		echo "Every section below was measured with the code of this version of"
+		echo "the series."
+	fi
+	if [ -n "$(older_trees)" ]; then
+		echo "Some ran on an earlier version that differs from this one in"
+		echo "comments and Documentation/ only."
 	fi
 	if grep -q '^callers\.iters\.' "$data" && current callers; then
 		echo

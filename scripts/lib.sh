@@ -251,6 +251,24 @@ series_patches() {
 # bench_value FILE KEY: the last value of KEY in a bench.txt (key=value lines).
 bench_value() { sed -n "s/^$2=//p" "$1" 2>/dev/null | tail -1; }
 
+# same_code OLD NEW: true when the series trees OLD and NEW (git tree ids in
+# the kernel tree) are equal or differ in comments and Documentation/ only:
+# outside Documentation/, every added or removed line is in a .c, .h or .S
+# file and is blank or a comment line (/* ..., * ..., */ or // ...). A tree
+# git does not have counts as different. So a comment fix keeps the
+# numbers make bench measured (scripts/report.sh, scripts/cover-letter.sh).
+same_code() {
+	[ -n "$1" ] && [ -n "$2" ] || return 1
+	[ "$1" = "$2" ] && return 0
+	tree_git cat-file -e "$1^{tree}" 2>/dev/null || return 1
+	tree_git cat-file -e "$2^{tree}" 2>/dev/null || return 1
+	tree_git diff -U0 "$1" "$2" -- . ':(exclude)Documentation' | awk '
+		/^diff --git / { code = ($NF !~ /\.[chS]$/); next }
+		/^(\+\+\+|---) / { next }
+		/^[-+]/ { if (code || substr($0, 2) !~ /^[ \t]*(\/\*|\*\/|\*([ \t]|$)|\/\/|$)/) bad = 1 }
+		END { exit bad }'
+}
+
 # ratio A B: A/B with two decimals, or n/a when either is missing or zero.
 ratio() {
 	awk -v a="${1:-0}" -v b="${2:-0}" 'BEGIN { if (a > 0 && b > 0) printf "%.2f", a / b; else print "n/a" }'
