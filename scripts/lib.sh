@@ -290,8 +290,14 @@ lower_by() {
 callers_stats() {
 	local it pre=${4:-callers}
 	it=$(bench_value "$1" "$pre.iters.$3")
-	grep "^${pre//./\\.}\.$2\.$3\.[0-9]*=" "$1" | cut -d= -f2 | sort -n |
-		awk -v it="${it:-1}" '{ v[NR] = $1 / it }
+	grep "^${pre//./\\.}\.$2\.$3\.[0-9]*=" "$1" | cut -d= -f2 | sort -n | sorted_stats "${it:-1}"
+}
+
+# sorted_stats DIV: of the numbers on stdin (ascending, one a line), each
+# divided by DIV: "median min max count" rounded, then median, min and max
+# with four decimals (callers_stats, repeat_stats).
+sorted_stats() {
+	awk -v it="$1" '{ v[NR] = $1 / it }
 		END { if (NR) { m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
 			printf "%.0f %.0f %.0f %d %.4f %.4f %.4f\n", m, v[1], v[NR], NR, m, v[1], v[NR] } }'
 }
@@ -306,10 +312,7 @@ torture_points() {
 # KEY.BOOT (one per boot; a plain KEY, from a run before repeats, counts as
 # one boot), rounded (scripts/report.sh).
 repeat_stats() {
-	grep -E "^${2//./\\.}(\.[0-9]+)?=" "$1" | cut -d= -f2 | sort -n |
-		awk '{ v[NR] = $1 }
-		END { if (NR) { m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-			printf "%.0f %.0f %.0f %d\n", m, v[1], v[NR], NR } }'
+	grep -E "^${2//./\\.}(\.[0-9]+)?=" "$1" | cut -d= -f2 | sort -n | sorted_stats 1 | cut -d' ' -f1-4
 }
 
 # pct A B: how much A differs from B, in percent of B, signed, two
