@@ -225,6 +225,36 @@ bg() {
 	[ "$bg_running" -lt 2 ] || bg_wait
 }
 
+# torture_section SEC ICOUNT VCPUS: locktorture spin_lock and spin_lock_irq
+# for $secs s, $torture_repeats boots of each kernel at each vCPU count of
+# VCPUS, -icount shift=0 when ICOUNT is 1 (two boots at a time: instruction
+# time does not depend on the host), else wall-clock time (one at a time).
+# Kernels: stock, cool and 'coolnoirqwait', the cool kernel booted with
+# cool_irqwait=0, which separates the cost of the call convention from that
+# of interrupt-enabled waiting. They take turns within each round, so that
+# a drift of the host's speed over the run shows in every kernel's spread.
+torture_section() {
+	local sec=$1 ic=$2 list=$3 run='' r n v s args
+	[ "$ic" = 1 ] && run='bg'
+	for r in $(seq 1 "$torture_repeats"); do
+		for n in $list; do
+			for v in stock cool coolnoirqwait; do
+				s=$v args=''
+				[ "$v" = coolnoirqwait ] && s=cool args=cool_irqwait=0
+				COOL_ICOUNT=$ic COOL_SMP=$n COOL_BOOT_ARGS=$args ${run:+"$run"} boot_tests "$s" "$sec-$v-$n-$r" \
+					"locktorture:spin_lock:$secs:long_hold=0 locktorture:spin_lock_irq:$secs:long_hold=0"
+			done
+		done
+	done
+	bg_wait
+	for n in $list; do
+		torture_emit "$sec" "$n"
+	done
+	emit "$sec.secs=$secs"
+	emit "$sec.repeats=$torture_repeats"
+	emit "$sec.guest_cpu=$(sed -n 's/^cpu=//p' "$out/$sec-cool-${list##* }-1/result")"
+}
+
 # workload_emit PREFIX KERNELS: the lockload figures of the boots
 # $out/PREFIX-KERNEL-BOOT (dots of PREFIX as dashes) as keys
 # PREFIX.KERNEL.WORKLOAD.BOOT=ns, and PREFIX.iters.WORKLOAD from the first
@@ -325,52 +355,15 @@ if want irqlat; then
 fi
 
 if want scaling; then
-	# variant 'coolnoirqwait': the cool kernel booted with cool_irqwait=0,
-	# which separates the cost of the call convention from that of
-	# interrupt-enabled waiting.
-	# The kernels take turns within each round, so that a drift of the
-	# host's speed over the run shows in every kernel's spread alike.
-	for r in $(seq 1 "$torture_repeats"); do
-		for n in $smp_list; do
-			for v in stock cool coolnoirqwait; do
-				s=$v args=''
-				[ "$v" = coolnoirqwait ] && s=cool args=cool_irqwait=0
-				COOL_SMP=$n COOL_BOOT_ARGS=$args boot_tests "$s" "scaling-$v-$n-$r" \
-					"locktorture:spin_lock:$secs:long_hold=0 locktorture:spin_lock_irq:$secs:long_hold=0"
-			done
-		done
-	done
-	for n in $smp_list; do
-		torture_emit scaling "$n"
-	done
-	emit "scaling.secs=$secs"
-	emit "scaling.repeats=$torture_repeats"
-	emit "scaling.guest_cpu=$guest_cpu"
+	torture_section scaling 0 "$smp_list"
 fi
-
 if want throughput; then
 	# locktorture in instruction time (-icount shift=0): deterministic, no
 	# host scheduling, so uncontended (1 vCPU) differences of a few percent
 	# are real. Single-threaded TCG runs the vCPUs in turn, so with more than
 	# one a lock holder is descheduled at the end of its slice: contended
 	# numbers still carry that artefact.
-	for r in $(seq 1 "$torture_repeats"); do
-		for n in $icount_smp_list; do
-			for v in stock cool coolnoirqwait; do
-				s=$v args=''
-				[ "$v" = coolnoirqwait ] && s=cool args=cool_irqwait=0
-				COOL_ICOUNT=1 COOL_SMP=$n COOL_BOOT_ARGS=$args bg boot_tests "$s" "throughput-$v-$n-$r" \
-					"locktorture:spin_lock:$secs:long_hold=0 locktorture:spin_lock_irq:$secs:long_hold=0"
-			done
-		done
-	done
-	bg_wait
-	for n in $icount_smp_list; do
-		torture_emit throughput "$n"
-	done
-	emit "throughput.secs=$secs"
-	emit "throughput.repeats=$torture_repeats"
-	emit "throughput.guest_cpu=$(sed -n 's/^cpu=//p' "$out/throughput-cool-${icount_smp_list##* }-1/result")"
+	torture_section throughput 1 "$icount_smp_list"
 fi
 
 if want irqwait; then
