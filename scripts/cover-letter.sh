@@ -41,14 +41,15 @@ trap 'rm -rf "$tmp"' EXIT
 get() { bench_value "$data" "$1"; }
 # Only numbers of this version of the series go into the letter: a section
 # counts when the tree it was measured on is the tree the branch produces,
-# or differs from it in comments and Documentation/ only (same_code).
+# or differs from it in comments, help texts and Documentation/ only
+# (same_code).
 cur_tree=$(tree_git rev-parse --short=12 "$branch^{tree}")
 current() { same_code "$(get "$1.series_tree")" "$cur_tree"; }
 # measured SEC: the date of the run that measured one section
 measured() { echo "(measured $(get "$1.date"))"; }
 stale() {
 	local sec out=''
-	for sec in callers text pathlen irqlat throughput scaling irqwait; do
+	for sec in callers text pathlen irqlat throughput scaling irqwait clang; do
 		grep -q "^$sec\." "$data" 2>/dev/null || continue
 		current "$sec" || out="$out $sec"
 	done
@@ -58,12 +59,30 @@ stale() {
 # were measured on (same code, other comments or documentation)
 older_trees() {
 	local sec t out=''
-	for sec in callers text pathlen irqlat throughput scaling irqwait; do
+	for sec in callers text pathlen irqlat throughput scaling irqwait clang; do
 		t=$(get "$sec.series_tree")
 		if [ -z "$t" ] || [ "$t" = "$cur_tree" ] || ! current "$sec"; then continue; fi
 		case " $out " in *" $t "*) ;; *) out="$out $t" ;; esac
 	done
 	echo "${out# }"
+}
+
+# on_this_tree, older_sections: the sections measured on this version's
+# tree, and the current ones measured on another
+on_this_tree() {
+	local sec out=''
+	for sec in callers text pathlen irqlat throughput scaling irqwait clang; do
+		[ "$(get "$sec.series_tree")" = "$cur_tree" ] && out="$out $sec"
+	done
+	echo "${out# }"
+}
+older_sections() {
+	local sec t out=''
+	for sec in callers text pathlen irqlat throughput scaling irqwait clang; do
+		t=$(get "$sec.series_tree")
+		if [ -n "$t" ] && [ "$t" != "$cur_tree" ] && current "$sec"; then out="$out, $sec"; fi
+	done
+	echo "${out#, }"
 }
 
 numbers() {
@@ -81,8 +100,13 @@ numbers() {
 		echo "the series."
 	fi
 	if [ -n "$(older_trees)" ]; then
-		echo "Some ran on an earlier version that differs from this one in"
-		echo "comments and Documentation/ only."
+		if [ -z "$(on_this_tree)" ]; then
+			echo "All ran on an earlier version, which differs from this one in"
+		else
+			echo "Some ($(older_sections)) ran on an earlier version, which differs"
+			echo "from this one in"
+		fi
+		echo "comments, Kconfig help texts and Documentation/ only."
 	fi
 	if grep -q '^callers\.iters\.' "$data" && current callers; then
 		echo
@@ -129,6 +153,32 @@ numbers() {
 		printf '  %-20s %8s %8s\n' API stock cool
 		sed -n 's/^pathlen\.stock\.\([^=]*\)=.*/\1/p' "$data" | while read -r api; do
 			printf '  %-20s %8s %8s\n' "$api" "$(get "pathlen.stock.$api")" "$(get "pathlen.cool.$api")"
+		done
+	fi
+	if [ -n "$(get clang.pm.functions)" ] && current clang; then
+		echo
+		echo "With clang (make LLVM=1, $(get clang.compiler | sed 's/ (.*//')), the minimal config:"
+		echo "clang-stock, clang-cool (these routines) and clang-stock with"
+		echo "__preserve_most on every _raw_{spin,read,write}_* declaration (not"
+		echo "part of the series). Function text (bloat-o-meter -t), path length"
+		echo "per lock+unlock pair, caller-side instructions per iteration"
+		echo "(median of $(get clang.repeats) boots):"
+		measured clang
+		echo
+		printf '  %-24s %12s %18s %18s\n' "" clang-stock "clang-cool (asm)" __preserve_most
+		cs=$(get clang.stock.functions)
+		printf '  %-24s %12s %18s %18s\n' "function text, bytes" "$cs" \
+			"$(pct "$(get clang.cool.functions)" "$cs")" "$(pct "$(get clang.pm.functions)" "$cs")"
+		sed -n 's/^clang\.pathlen\.stock\.\([^=]*\)=.*/\1/p' "$data" | while read -r api; do
+			printf '  %-24s %12s %18s %18s\n' "$api" "$(get "clang.pathlen.stock.$api")" \
+				"$(get "clang.pathlen.cool.$api")" "$(get "clang.pathlen.pm.$api")"
+		done
+		sed -n 's/^clang\.callers\.iters\.\([a-z]*\)=.*/\1/p' "$data" | while read -r w; do
+			read -r -a st <<<"$(callers_stats "$data" stock "$w" clang.callers)"
+			read -r -a co <<<"$(callers_stats "$data" cool "$w" clang.callers)"
+			read -r -a pm <<<"$(callers_stats "$data" pm "$w" clang.callers)"
+			printf '  %-24s %12s %18s %18s\n' "callers, $w" "${st[0]}" \
+				"${co[0]} $(pct "${co[4]}" "${st[4]}")" "${pm[0]} $(pct "${pm[4]}" "${st[4]}")"
 		done
 	fi
 	if grep -q '^irqlat\.icount\.' "$data" && current irqlat; then

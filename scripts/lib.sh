@@ -252,10 +252,11 @@ series_patches() {
 bench_value() { sed -n "s/^$2=//p" "$1" 2>/dev/null | tail -1; }
 
 # same_code OLD NEW: true when the series trees OLD and NEW (git tree ids in
-# the kernel tree) are equal or differ in comments and Documentation/ only:
-# outside Documentation/, every added or removed line is in a .c, .h or .S
-# file and is blank or a comment line (/* ..., * ..., */ or // ...). A tree
-# git does not have counts as different. So a comment fix keeps the
+# the kernel tree) are equal or differ in comments, help texts and
+# Documentation/ only: outside Documentation/, every added or removed line
+# is blank, or a comment line (/* ..., * ..., */ or // ...) of a .c, .h or
+# .S file, or a help text line (tab and two spaces) of a Kconfig file. A
+# tree git does not have counts as different. So a comment fix keeps the
 # numbers make bench measured (scripts/report.sh, scripts/cover-letter.sh).
 same_code() {
 	[ -n "$1" ] && [ -n "$2" ] || return 1
@@ -263,9 +264,13 @@ same_code() {
 	tree_git cat-file -e "$1^{tree}" 2>/dev/null || return 1
 	tree_git cat-file -e "$2^{tree}" 2>/dev/null || return 1
 	tree_git diff -U0 "$1" "$2" -- . ':(exclude)Documentation' | awk '
-		/^diff --git / { code = ($NF !~ /\.[chS]$/); next }
+		/^diff --git / { kind = $NF ~ /\.[chS]$/ ? "c" : $NF ~ /\/Kconfig[^\/]*$/ ? "kconfig" : "code"; next }
 		/^(\+\+\+|---) / { next }
-		/^[-+]/ { if (code || substr($0, 2) !~ /^[ \t]*(\/\*|\*\/|\*([ \t]|$)|\/\/|$)/) bad = 1 }
+		/^[-+]/ { l = substr($0, 2)
+			if (l ~ /^[ \t]*$/) next
+			if (kind == "c" && l ~ /^[ \t]*(\/\*|\*\/|\*([ \t]|$)|\/\/)/) next
+			if (kind == "kconfig" && l ~ /^\t  /) next
+			bad = 1 }
 		END { exit bad }'
 }
 

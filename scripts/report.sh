@@ -49,7 +49,7 @@ section_header() {
 	echo
 	[ -z "$(get "$2.date")" ] ||
 		printf 'Measured %s on series tree %s%s.\n\n' "$(get "$2.date")" "$(get "$2.series_tree" | grep . || echo '(not recorded: a version of the series before series trees were recorded)')" \
-			"$(t=$(get "$2.series_tree"); [ "$t" != "$cur_tree" ] && same_code "$t" "$cur_tree" && echo ", whose code is the current series' (they differ in comments or Documentation/ only)")"
+			"$(t=$(get "$2.series_tree"); [ "$t" != "$cur_tree" ] && same_code "$t" "$cur_tree" && echo ", whose code is the current series' (they differ in comments, Kconfig help texts and Documentation/ only)")"
 	if [ -n "$(get "$2.date")" ] && ! same_code "$(get "$2.series_tree")" "$cur_tree"; then
 		printf '**Measured on an earlier version of the series**: not re-run since; its numbers need not hold for the current patches (rerun %s).\n\n' "\`scripts/bench.sh --only $2\`"
 	fi
