@@ -44,7 +44,7 @@ get() { bench_value "$data" "$1"; }
 # or differs from it in comments, help texts and Documentation/ only
 # (same_code).
 cur_tree=$(tree_git rev-parse --short=12 "$branch^{tree}")
-current() { same_code "$(get "$1.series_tree")" "$cur_tree"; }
+current() { same_code "$(get "$1.series_tree")" "$cur_tree" "$1"; }
 # measured SEC: the date of the run that measured one section
 measured() { echo "(measured $(get "$1.date"))"; }
 stale() {
@@ -100,13 +100,15 @@ numbers() {
 		echo "the series."
 	fi
 	if [ -n "$(older_trees)" ]; then
-		if [ -z "$(on_this_tree)" ]; then
-			echo "All ran on an earlier version, which differs from this one in"
-		else
-			echo "Some ($(older_sections)) ran on an earlier version, which differs"
-			echo "from this one in"
-		fi
-		echo "comments, Kconfig help texts and Documentation/ only."
+		{
+			if [ -z "$(on_this_tree)" ]; then
+				printf 'The sections below ran on an earlier version, '
+			else
+				printf 'Some of them (%s) ran on an earlier version, ' "$(older_sections)"
+			fi
+			printf 'which differs from this one only in comments, Kconfig help texts, Documentation/ and, for the sections that do not run them (%s), the test modules.\n' \
+				"$(for sec in $(older_sections | tr -d ,); do bench_ignores "$sec" | grep -q . && printf '%s ' "$sec"; done | sed 's/ $//; s/ /, /g')"
+		} | fold -s -w 72 | sed 's/ *$//'
 	fi
 	if grep -q '^callers\.iters\.' "$data" && current callers; then
 		echo

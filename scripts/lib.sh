@@ -251,19 +251,25 @@ series_patches() {
 # bench_value FILE KEY: the last value of KEY in a bench.txt (key=value lines).
 bench_value() { sed -n "s/^$2=//p" "$1" 2>/dev/null | tail -1; }
 
-# same_code OLD NEW: true when the series trees OLD and NEW (git tree ids in
-# the kernel tree) are equal or differ in comments, help texts and
+# same_code OLD NEW [SEC]: true when the series trees OLD and NEW (git tree
+# ids in the kernel tree) are equal or differ in comments, help texts and
 # Documentation/ only: outside Documentation/, every added or removed line
 # is blank, or a comment line (/* ..., * ..., */ or // ...) of a .c, .h or
-# .S file, or a help text line (tab and two spaces) of a Kconfig file. A
-# tree git does not have counts as different. So a comment fix keeps the
-# numbers make bench measured (scripts/report.sh, scripts/cover-letter.sh).
+# .S file, or a help text line (tab and two spaces) of a Kconfig file. With
+# SEC, a make bench section, also outside the files that section's numbers
+# do not depend on (bench_ignores). A tree git does not have counts as
+# different. So a comment fix keeps the numbers make bench measured
+# (scripts/report.sh, scripts/cover-letter.sh).
 same_code() {
+	local p excl=(':(exclude)Documentation')
 	[ -n "$1" ] && [ -n "$2" ] || return 1
 	[ "$1" = "$2" ] && return 0
 	tree_git cat-file -e "$1^{tree}" 2>/dev/null || return 1
 	tree_git cat-file -e "$2^{tree}" 2>/dev/null || return 1
-	tree_git diff -U0 "$1" "$2" -- . ':(exclude)Documentation' | awk '
+	for p in $(bench_ignores "${3:-}"); do
+		excl+=(":(exclude)$p")
+	done
+	tree_git diff -U0 "$1" "$2" -- . "${excl[@]}" | awk '
 		/^diff --git / { kind = $NF ~ /\.[chS]$/ ? "c" : $NF ~ /\/Kconfig[^\/]*$/ ? "kconfig" : "code"; next }
 		/^(\+\+\+|---) / { next }
 		/^[-+]/ { l = substr($0, 2)
@@ -272,6 +278,18 @@ same_code() {
 			if (kind == "kconfig" && l ~ /^\t  /) next
 			bad = 1 }
 		END { exit bad }'
+}
+
+# bench_ignores SEC: the files of the series that make bench section SEC
+# does not run: the test module and the KUnit suite (both =m in the bench
+# configs, so not in vmlinux) for the sections that measure vmlinux with
+# user space (callers), locktorture (scaling, throughput) or no boot at
+# all (text). pathlen, irqlat, irqwait and clang run the test module.
+bench_ignores() {
+	case $1 in
+	callers | text | scaling | throughput)
+		echo lib/test_cool_spinlock.c lib/cool_spinlock_kunit.c lib/cool_spinlock_regs.h lib/cool_spinlock.kunitconfig ;;
+	esac
 }
 
 # ratio A B: A/B with two decimals, or n/a when either is missing or zero.

@@ -49,8 +49,8 @@ section_header() {
 	echo
 	[ -z "$(get "$2.date")" ] ||
 		printf 'Measured %s on series tree %s%s.\n\n' "$(get "$2.date")" "$(get "$2.series_tree" | grep . || echo '(not recorded: a version of the series before series trees were recorded)')" \
-			"$(t=$(get "$2.series_tree"); [ "$t" != "$cur_tree" ] && same_code "$t" "$cur_tree" && echo ", whose code is the current series' (they differ in comments, Kconfig help texts and Documentation/ only)")"
-	if [ -n "$(get "$2.date")" ] && ! same_code "$(get "$2.series_tree")" "$cur_tree"; then
+			"$(t=$(get "$2.series_tree"); [ "$t" != "$cur_tree" ] && same_code "$t" "$cur_tree" "$2" && echo ", whose code is the current series' as far as this section runs it (the trees differ only in comments, Kconfig help texts, Documentation/$(bench_ignores "$2" | grep -q . && echo " and the test modules, which it does not run"))")"
+	if [ -n "$(get "$2.date")" ] && ! same_code "$(get "$2.series_tree")" "$cur_tree" "$2"; then
 		printf '**Measured on an earlier version of the series**: not re-run since; its numbers need not hold for the current patches (rerun %s).\n\n' "\`scripts/bench.sh --only $2\`"
 	fi
 	case $2 in
