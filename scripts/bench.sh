@@ -34,8 +34,8 @@
 #                      that random 100 ms holds do not dominate the count)
 #   --torture-repeats N  boots per kernel and vCPU count of the scaling and
 #                      throughput sections (default 5): median, min and max
-#   --defconfig        text: also x86_64_defconfig, stock vs cool (two ~21 min builds
-#                      on 2 cores; env COOL_BENCH_DEFCONFIG=1)
+#   --defconfig        text: also x86_64_defconfig, stock vs cool (two full builds
+#                      of that config; env COOL_BENCH_DEFCONFIG=1)
 #   --debian           text: also Debian's cloud-amd64 config, modules off, stock
 #                      vs cool (scenarios debian-stock/debian; env COOL_BENCH_DEBIAN=1)
 #   --out DIR          where the raw results go (default results/bench-<UTC time>)
