@@ -47,43 +47,24 @@ cur_tree=$(tree_git rev-parse --short=12 "$branch^{tree}")
 current() { same_code "$(get "$1.series_tree")" "$cur_tree" "$1"; }
 # measured SEC: the date of the run that measured one section
 measured() { echo "(measured $(get "$1.date"))"; }
-stale() {
-	local sec out=''
+# sections KIND: the make bench sections of bench.txt that are stale
+# (measured on a tree whose code, as far as the section runs it, differs
+# from this version's), this (measured on this version's tree) or older
+# (measured on an earlier tree with the same code: same_code)
+sections() {
+	local sec t out=''
 	for sec in callers text pathlen irqlat throughput scaling irqwait clang; do
 		grep -q "^$sec\." "$data" 2>/dev/null || continue
-		current "$sec" || out="$out $sec"
-	done
-	echo "${out# }"
-}
-# older_trees: the trees other than this version's that current sections
-# were measured on (same code, other comments or documentation)
-older_trees() {
-	local sec t out=''
-	for sec in callers text pathlen irqlat throughput scaling irqwait clang; do
 		t=$(get "$sec.series_tree")
-		if [ -z "$t" ] || [ "$t" = "$cur_tree" ] || ! current "$sec"; then continue; fi
-		case " $out " in *" $t "*) ;; *) out="$out $t" ;; esac
+		case $1 in
+		stale) current "$sec" || out="$out $sec" ;;
+		this) [ "$t" != "$cur_tree" ] || out="$out $sec" ;;
+		older) if [ "$t" != "$cur_tree" ] && current "$sec"; then out="$out $sec"; fi ;;
+		esac
 	done
 	echo "${out# }"
 }
-
-# on_this_tree, older_sections: the sections measured on this version's
-# tree, and the current ones measured on another
-on_this_tree() {
-	local sec out=''
-	for sec in callers text pathlen irqlat throughput scaling irqwait clang; do
-		[ "$(get "$sec.series_tree")" = "$cur_tree" ] && out="$out $sec"
-	done
-	echo "${out# }"
-}
-older_sections() {
-	local sec t out=''
-	for sec in callers text pathlen irqlat throughput scaling irqwait clang; do
-		t=$(get "$sec.series_tree")
-		if [ -n "$t" ] && [ "$t" != "$cur_tree" ] && current "$sec"; then out="$out, $sec"; fi
-	done
-	echo "${out#, }"
-}
+stale() { sections stale; }
 
 numbers() {
 	if [ ! -r "$data" ]; then
@@ -93,21 +74,21 @@ numbers() {
 	if [ -n "$(stale)" ]; then
 		echo "Measured with this version of the series; sections measured on"
 		echo "an earlier version are left out (listed at the end)."
-	elif [ -z "$(older_trees)" ]; then
+	elif [ -z "$(sections older)" ]; then
 		echo "Every section below was measured with this version of the series."
 	else
 		echo "Every section below was measured with the code of this version of"
 		echo "the series."
 	fi
-	if [ -n "$(older_trees)" ]; then
+	if [ -n "$(sections older)" ]; then
 		{
-			if [ -z "$(on_this_tree)" ]; then
+			if [ -z "$(sections this)" ]; then
 				printf 'The sections below ran on an earlier version, '
 			else
-				printf 'Some of them (%s) ran on an earlier version, ' "$(older_sections)"
+				printf 'Some of them (%s) ran on an earlier version, ' "$(sections older | sed 's/ /, /g')"
 			fi
 			printf 'which differs from this one only in comments, Kconfig help texts, Documentation/ and, for the sections that do not run them (%s), the test modules.\n' \
-				"$(for sec in $(older_sections | tr -d ,); do bench_ignores "$sec" | grep -q . && printf '%s ' "$sec"; done | sed 's/ $//; s/ /, /g')"
+				"$(for sec in $(sections older); do bench_ignores "$sec" | grep -q . && printf '%s ' "$sec"; done | sed 's/ $//; s/ /, /g')"
 		} | fold -s -w 72 | sed 's/ *$//'
 	fi
 	if grep -q '^callers\.iters\.' "$data" && current callers; then
