@@ -433,24 +433,31 @@ if want clang; then
 	}
 	info "bench: clang, the asm against __preserve_most"
 	emit "clang.compiler=$(clang --version | head -1)"
+	booted=''
 	for k in stock cool pm; do
 		v=$(clang_vml "$k")
 		text_counts "$v" "clang.$k"
 		"$TREE/scripts/bloat-o-meter" -t "$(clang_vml stock)" "$v" > "$out/bloat-o-meter-clang-$k.txt"
 		emit "clang.$k.functions=$(sed -n 's/^Total: Before=[0-9]*, After=\([0-9]*\),.*/\1/p' "$out/bloat-o-meter-clang-$k.txt")"
-		clang_boot "$k" "clang-pathlen-$k" bench:pathlen
+		# a kernel that does not boot is a result here, not a failed bench
+		if ! (clang_boot "$k" "clang-pathlen-$k" bench:pathlen); then
+			emit "clang.$k.boot=$(grep -m1 -E 'kernel BUG|Oops|Kernel panic|WARNING' \
+				"$out/clang-pathlen-$k/console.log" | sed 's/^\[[^]]*\] //')"
+			continue
+		fi
+		booted="${booted:-} $k"
 		sed -n 's/^# bench: pathlen api=\([^ ]*\) per_pair=\([^ ]*\) .*/\1 \2/p' \
 			"$out/clang-pathlen-$k/ktap.log" | while read -r api p; do
 			emit "clang.pathlen.$k.$api=$p"
 		done
 	done
 	for r in $(seq 1 "$repeats"); do
-		for k in stock cool pm; do
+		for k in $booted; do
 			bg clang_boot "$k" "clang-callers-$k-$r" "workload:$workload_iters"
 		done
 	done
 	bg_wait
-	workload_emit clang.callers "stock cool pm"
+	workload_emit clang.callers "${booted# }"
 	emit "clang.repeats=$repeats"
 	emit "clang.guest_cpu=$guest_cpu"
 fi

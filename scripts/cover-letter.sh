@@ -87,8 +87,8 @@ numbers() {
 			else
 				printf 'Some of them (%s) ran on an earlier version, ' "$(sections older | sed 's/ /, /g')"
 			fi
-			printf 'which differs from this one only in comments, Kconfig help texts, Documentation/ and, for the sections that do not run them (%s), the test modules.\n' \
-				"$(for sec in $(sections older); do bench_ignores "$sec" | grep -q . && printf '%s ' "$sec"; done | sed 's/ $//; s/ /, /g')"
+			printf 'which differs from this one only in comments, Kconfig help texts, Documentation/ and the test modules, which %s do not run.\n' \
+				"$(for sec in $(sections older); do bench_ignores "$sec" | grep -q . && printf '%s ' "$sec"; done | sed 's/ $//; s/ /, /g; s/^callers, text, throughput, scaling$/those sections/')"
 		} | fold -s -w 72 | sed 's/ *$//'
 	fi
 	if grep -q '^callers\.iters\.' "$data" && current callers; then
@@ -144,8 +144,13 @@ numbers() {
 		echo "clang-stock, clang-cool (these routines) and clang-stock with"
 		echo "__preserve_most on every _raw_{spin,read,write}_* declaration (not"
 		echo "part of the series). Function text (bloat-o-meter -t), path length"
-		echo "per lock+unlock pair, caller-side instructions per iteration"
-		echo "(median of $(get clang.repeats) boots):"
+		if [ "$(get clang.repeats)" = 0 ]; then
+			echo "per lock+unlock pair (caller-side instructions not measured:"
+			echo "the run stopped at the kernel that did not boot):"
+		else
+			echo "per lock+unlock pair, caller-side instructions per iteration"
+			echo "(median of $(get clang.repeats) boots):"
+		fi
 		measured clang
 		echo
 		printf '  %-24s %12s %18s %18s\n' "" clang-stock "clang-cool (asm)" __preserve_most
@@ -154,8 +159,10 @@ numbers() {
 			"$(pct "$(get clang.cool.functions)" "$cs")" "$(pct "$(get clang.pm.functions)" "$cs")"
 		sed -n 's/^clang\.pathlen\.stock\.\([^=]*\)=.*/\1/p' "$data" | while read -r api; do
 			printf '  %-24s %12s %18s %18s\n' "$api" "$(get "clang.pathlen.stock.$api")" \
-				"$(get "clang.pathlen.cool.$api")" "$(get "clang.pathlen.pm.$api")"
+				"$(get "clang.pathlen.cool.$api")" "$(get "clang.pathlen.pm.$api" | grep . || echo -)"
 		done
+		[ -z "$(get clang.pm.boot)" ] ||
+			printf '  %-24s %12s %18s %18s\n' boot "" "" "did not boot"
 		sed -n 's/^clang\.callers\.iters\.\([a-z]*\)=.*/\1/p' "$data" | while read -r w; do
 			read -r -a st <<<"$(callers_stats "$data" stock "$w" clang.callers)"
 			read -r -a co <<<"$(callers_stats "$data" cool "$w" clang.callers)"

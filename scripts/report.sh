@@ -230,7 +230,7 @@ text.debian:Debian cloud-amd64, modules off:debian-stock / debian:COOL_BENCH_DEB
 		echo "series' asm) and clang-stock with \`__preserve_most\` added to every"
 		echo "\`_raw_{spin,read,write}_*\` declaration (a worktree of the series"
 		echo "branch, not part of the series). Path length and callers as in their"
-		echo "sections (-icount shift=0, 1 vCPU, nokaslr; $(get clang.repeats) boots per kernel)."
+		echo "sections (-icount shift=0, 1 vCPU, nokaslr; $([ "$(get clang.repeats)" = 0 ] && echo "callers not run: the bench stopped at the kernel that did not boot" || echo "$(get clang.repeats) boots per kernel"))."
 		echo
 		echo "| | clang-stock | clang-cool (asm) | __preserve_most |"
 		echo "|---|---|---|---|"
@@ -242,6 +242,10 @@ text.debian:Debian cloud-amd64, modules off:debian-stock / debian:COOL_BENCH_DEB
 		sed -n 's/^clang\.pathlen\.stock\.\([^=]*\)=.*/\1/p' "$d" | while read -r api; do
 			a=$(get "clang.pathlen.stock.$api")
 			echo "| path length, $api (instructions per pair) | $a | $(get "clang.pathlen.cool.$api") | $(get "clang.pathlen.pm.$api") |"
+		done
+		for k in cool pm; do
+			[ -z "$(get "clang.$k.boot")" ] ||
+				echo "| boot | | $([ "$k" = pm ] && echo "| ")did not boot: \`$(get "clang.$k.boot")\` |"
 		done
 		sed -n 's/^clang\.callers\.iters\.\([a-z]*\)=.*/\1/p' "$d" | while read -r w; do
 			read -r sm smin smax _ sx _ <<<"$(callers_stats "$d" stock "$w" clang.callers)"
