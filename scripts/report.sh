@@ -244,8 +244,8 @@ text.debian:Debian cloud-amd64, modules off:debian-stock / debian:COOL_BENCH_DEB
 			echo "| path length, $api (instructions per pair) | $a | $(get "clang.pathlen.cool.$api") | $(get "clang.pathlen.pm.$api") |"
 		done
 		for k in cool pm; do
-			[ -z "$(get "clang.$k.boot")" ] ||
-				echo "| boot | | $([ "$k" = pm ] && echo "| ")did not boot: \`$(get "clang.$k.boot")\` |"
+			b=$(get "clang.$k.boot")
+			[ -z "$b" ] || echo "| boot | | ${b:+$([ "$k" = cool ] && echo "did not boot: \`$b\` | |" || echo "| did not boot: \`$b\` |")}"
 		done
 		sed -n 's/^clang\.callers\.iters\.\([a-z]*\)=.*/\1/p' "$d" | while read -r w; do
 			read -r sm smin smax _ sx _ <<<"$(callers_stats "$d" stock "$w" clang.callers)"
