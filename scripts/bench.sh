@@ -12,7 +12,7 @@
 #                      already has, __preserve_most, all built with make LLVM=1:
 #                      text, path length and callers of clang-stock,
 #                      clang-cool and clang-stock with __preserve_most on the
-#                      _raw_{spin,read,write}_* declarations (a worktree of the
+#                      void _raw_{spin,read,write}_* declarations (a worktree of the
 #                      series branch with that one change, not part of the
 #                      series; three clang builds). The sections left out
 #                      keep their numbers from docs/data/bench.txt, each with
@@ -90,7 +90,7 @@ while [ $# -gt 0 ]; do
 done
 refuse_user_tree "make bench"
 # the clang section's variant of the series: __preserve_most on the
-# generic lock functions (a worktree of the series branch, rebuilt when
+# generic void lock functions (a worktree of the series branch, rebuilt when
 # the series changes)
 pm_tree=$COOL_CACHE/src/linux-preserve-most
 out=${out:-$REPO_ROOT/results/bench-$(run_stamp)}
@@ -118,7 +118,7 @@ if [ "$dry_run" = 1 ]; then
 	want irqlat && echo "  irqlat: boot each, 4 vCPUs, bench:irqlat (holds 10us to 10ms), with -icount shift=0 and with multi-threaded TCG"
 	want scaling && echo "  scaling: locktorture spin_lock and spin_lock_irq, ${secs}s, vCPUs: $smp_list (stock, cool, cool cool_irqwait=0), $torture_repeats boots each"
 	want throughput && echo "  throughput: the same with -icount shift=0 (instruction time), vCPUs: $icount_smp_list, $torture_repeats boots each"
-	want clang && echo "  clang: LLVM=1 builds of clang-stock, clang-cool and clang-stock in $pm_tree (__preserve_most on _raw_*); text, pathlen and callers ($repeats boots) of each"
+	want clang && echo "  clang: LLVM=1 builds of clang-stock, clang-cool and clang-stock in $pm_tree (__preserve_most on the void _raw_*); text, pathlen and callers ($repeats boots) of each"
 	want irqwait && echo "  irqwait: selftest:irq_starve,irq_starve_rw and bench:irqlat with -icount shift=0 at cool_irqwait= $irqwait_list (us)"
 	exit 0
 fi
@@ -134,18 +134,26 @@ if [ "$build" = 1 ]; then
 	done
 fi
 if want clang; then
-	# pm_tree = the series branch + __preserve_most on every _raw_*
+	# pm_tree = the series branch + __preserve_most on every void _raw_*
 	# declaration of spinlock_api_smp.h and rwlock_api_smp.h (the
-	# definitions in kernel/locking/spinlock.c inherit it)
+	# definitions in kernel/locking/spinlock.c inherit it). Not on the
+	# ones that return a value (irqsave, trylock): clang 14 (Debian 12)
+	# saves and restores %rax around a preserve_most function's body, so
+	# the caller got its own %rax back instead of the flags (LLVM issue
+	# 48789, "preserve_mostcc on X86 incorrectly restores RAX after
+	# storing return value"), and that kernel died in cpa_flush() with
+	# interrupts left off.
+	pm_subject='bench: __preserve_most on the void _raw_* lock functions (not for the series)'
 	base=$(tree_git rev-parse "$COOL_BRANCH")
-	if [ "$(git -C "$pm_tree" rev-parse HEAD~1 2>/dev/null || true)" != "$base" ]; then
+	if [ "$(git -C "$pm_tree" rev-parse HEAD~1 2>/dev/null || true)" != "$base" ] ||
+		[ "$(git -C "$pm_tree" log -1 --format=%s 2>/dev/null || true)" != "$pm_subject" ]; then
 		rm -rf "$pm_tree"
 		tree_git worktree prune
 		tree_git worktree add -q --detach "$pm_tree" "$base"
-		sed -i 's/^\(void\|unsigned long\|int\) __lockfunc/\1 __lockfunc __preserve_most/' \
+		sed -i 's/^void __lockfunc/void __lockfunc __preserve_most/' \
 			"$pm_tree/include/linux/spinlock_api_smp.h" "$pm_tree/include/linux/rwlock_api_smp.h"
 		git -C "$pm_tree" -c user.name=bench.sh -c user.email=bench.sh@localhost \
-			commit -q -a -m "bench: __preserve_most on the _raw_* lock functions (not for the series)"
+			commit -q -a -m "$pm_subject"
 	fi
 	if [ "$build" = 1 ]; then
 		COOL_TREE=$pm_tree "$REPO_ROOT/scripts/build.sh" --scenario clang-stock ||
