@@ -441,6 +441,7 @@ if want clang; then
 	}
 	info "bench: clang, the asm against __preserve_most"
 	emit "clang.compiler=$(clang --version | head -1)"
+	emit "clang.pm.marked=void"
 	booted=''
 	for k in stock cool pm; do
 		v=$(clang_vml "$k")

@@ -120,12 +120,16 @@ numbers() {
 		echo
 		echo "Text (bloat-o-meter -t, function text, stock -> cool):"
 		measured text
-		echo "  $(get text.functions_before) -> $(get text.functions_after) bytes, $(get text.functions_change)"
-		echo "  call sites: $(get text.stock.calls_raw) 'call _raw_*' -> $(get text.cool.calls_cool) 'call __cool_*'"
-		for label in i386 defconfig; do
+		printf '  %-26s %s -> %s bytes, %s\n' "x86-64 minimal:" "$(get text.functions_before)" \
+			"$(get text.functions_after)" "$(get text.functions_change)"
+		for lt in 'i386:i386 minimal:' 'defconfig:x86_64_defconfig:' \
+			'debian:Debian cloud-amd64 (built in):'; do
+			label=${lt%%:*}
 			[ -n "$(get "text.$label.functions_before")" ] || continue
-			echo "  $([ "$label" = i386 ] && echo "i386 minimal:    " || echo "x86_64_defconfig:") $(get "text.$label.functions_before") -> $(get "text.$label.functions_after") bytes, $(get "text.$label.functions_change")"
+			printf '  %-26s %s -> %s bytes, %s\n' "${lt#*:}" "$(get "text.$label.functions_before")" \
+				"$(get "text.$label.functions_after")" "$(get "text.$label.functions_change")"
 		done
+		echo "  call sites (x86-64 minimal): $(get text.stock.calls_raw) 'call _raw_*' -> $(get text.cool.calls_cool) 'call __cool_*'"
 	fi
 	if grep -q '^pathlen\.' "$data" && current pathlen; then
 		echo
@@ -142,8 +146,14 @@ numbers() {
 		echo
 		echo "With clang (make LLVM=1, $(get clang.compiler | sed 's/ (.*//')), the minimal config:"
 		echo "clang-stock, clang-cool (these routines) and clang-stock with"
-		echo "__preserve_most on every _raw_{spin,read,write}_* declaration (not"
-		echo "part of the series). Function text (bloat-o-meter -t), path length"
+		if [ "$(get clang.pm.marked)" = void ]; then
+			echo "__preserve_most on every void _raw_{spin,read,write}_* declaration"
+			echo "(not part of the series; irqsave and trylock keep the C convention,"
+			echo "see above). Function text (bloat-o-meter -t), path length"
+		else
+			echo "__preserve_most on every _raw_{spin,read,write}_* declaration (not"
+			echo "part of the series). Function text (bloat-o-meter -t), path length"
+		fi
 		if [ "$(get clang.repeats)" = 0 ]; then
 			echo "per lock+unlock pair (caller-side instructions not measured:"
 			echo "the run stopped at the kernel that did not boot):"

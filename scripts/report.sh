@@ -227,9 +227,19 @@ text.debian:Debian cloud-amd64, modules off:debian-stock / debian:COOL_BENCH_DEB
 		echo "\`__preserve_most\` (include/linux/compiler_types.h; clang only, x86-64)."
 		echo "Three kernels of the minimal config built with \`make LLVM=1\`"
 		echo "($(get clang.compiler)): clang-stock (COOL off), clang-cool (the"
-		echo "series' asm) and clang-stock with \`__preserve_most\` added to every"
-		echo "\`_raw_{spin,read,write}_*\` declaration (a worktree of the series"
-		echo "branch, not part of the series). Path length and callers as in their"
+		if [ "$(get clang.pm.marked)" = void ]; then
+			echo "series' asm) and clang-stock with \`__preserve_most\` added to every"
+			echo "void \`_raw_{spin,read,write}_*\` declaration (a worktree of the series"
+			echo "branch, not part of the series). The irqsave and trylock functions keep"
+			echo "the C convention: on them clang 14 restores the caller's \`%rax\` over"
+			echo "the return value (LLVM issue 48789), and a kernel with them marked"
+			echo "died at boot in cpa_flush() with interrupts left off."
+		else
+			echo "series' asm) and clang-stock with \`__preserve_most\` added to every"
+			echo "\`_raw_{spin,read,write}_*\` declaration (a worktree of the series"
+			echo "branch, not part of the series)."
+		fi
+		echo "Path length and callers as in their"
 		echo "sections (-icount shift=0, 1 vCPU, nokaslr; $([ "$(get clang.repeats)" = 0 ] && echo "callers not run: the bench stopped at the kernel that did not boot" || echo "$(get clang.repeats) boots per kernel"))."
 		echo
 		echo "| | clang-stock | clang-cool (asm) | __preserve_most |"
