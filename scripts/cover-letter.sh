@@ -66,6 +66,28 @@ sections() {
 }
 stale() { sections stale; }
 
+# noise WORKLOAD NAME STOCK_STATS -- KERNEL_STATS: the callers_stats
+# fields of stock and of one kernel; prints "WORKLOAD NAME (spread ...), "
+# when the change of the medians is within either kernel's boot-to-boot
+# spread (max/min of its boots), which makes it noise.
+noise() {
+	local w=$1 name=$2 a
+	shift 2
+	a=("$@")
+	awk -v w="$w" -v n="$name" -v sm="${a[4]}" -v s1="${a[5]}" -v s2="${a[6]}" \
+		-v cm="${a[12]}" -v c1="${a[13]}" -v c2="${a[14]}" 'BEGIN {
+		d = (cm - sm) / sm; if (d < 0) d = -d
+		sp = (s2 - s1) / s1; cp = (c2 - c1) / c1
+		if (d < sp || d < cp) printf "%s %s (spread stock %.2f%%, %s %.2f%%), ", w, n, sp * 100, n, cp * 100 }'
+}
+
+# noise_line FILE: the sentence naming what noise() found, if anything.
+noise_line() {
+	local n
+	n=$(cat "$1" 2>/dev/null || true)
+	[ -z "$n" ] || { echo; echo "Within the boot-to-boot spread (max/min of one kernel's boots), so noise: ${n%, }." | fold -s -w 72 | sed 's/ *$//'; }
+}
+
 numbers() {
 	if [ ! -r "$data" ]; then
 		echo "No 'make bench' results yet."
@@ -106,15 +128,9 @@ numbers() {
 			printf '  %-11s %22s %22s %8s %22s %8s\n' "$w" "${st[0]} (${st[1]}-${st[2]})" \
 				"${co[0]} (${co[1]}-${co[2]})" "$(pct "${co[4]}" "${st[4]}")" \
 				"${cn[0]:-} (${cn[1]:-}-${cn[2]:-})" "$(pct "${cn[4]:-}" "${st[4]}")"
-			# a change within either kernel's boot-to-boot spread is noise
-			awk -v w="$w" -v sm="${st[4]}" -v s1="${st[5]}" -v s2="${st[6]}" \
-				-v cm="${co[4]}" -v c1="${co[5]}" -v c2="${co[6]}" 'BEGIN {
-				d = (cm - sm) / sm; if (d < 0) d = -d
-				sp = (s2 - s1) / s1; cp = (c2 - c1) / c1
-				if (d < sp || d < cp) printf "%s (spread stock %.2f%%, cool %.2f%%) ", w, sp * 100, cp * 100 }' >>"$tmp/noisy"
+			noise "$w" cool "${st[@]}" -- "${co[@]}" >>"$tmp/noisy"
 		done
-		noisy=$(cat "$tmp/noisy" 2>/dev/null || true)
-		[ -z "$noisy" ] || { echo; echo "Within the boot-to-boot spread (max/min of one kernel's boots), so noise: ${noisy% }." | fold -s -w 72 | sed 's/ *$//'; }
+		noise_line "$tmp/noisy"
 	fi
 	if [ -n "$(get text.functions_before)" ] && current text; then
 		echo
@@ -179,7 +195,10 @@ numbers() {
 			read -r -a pm <<<"$(callers_stats "$data" pm "$w" clang.callers)"
 			printf '  %-24s %12s %18s %18s\n' "callers, $w" "${st[0]}" \
 				"${co[0]} $(pct "${co[4]}" "${st[4]}")" "${pm[0]} $(pct "${pm[4]}" "${st[4]}")"
+			noise "$w" clang-cool "${st[@]}" -- "${co[@]}" >>"$tmp/noisy-clang"
+			noise "$w" __preserve_most "${st[@]}" -- "${pm[@]}" >>"$tmp/noisy-clang"
 		done
+		noise_line "$tmp/noisy-clang"
 	fi
 	if grep -q '^irqlat\.icount\.' "$data" && current irqlat; then
 		echo
