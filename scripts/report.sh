@@ -224,7 +224,7 @@ text.debian:Debian cloud-amd64, modules off:debian-stock / debian:COOL_BENCH_DEB
 	section_header "The asm against __preserve_most (clang)" clang
 	if grep -q '^clang\.stock\.functions=' "$d"; then
 		echo "The kernel already has a register-preserving C convention:"
-		echo "\`__preserve_most\` (include/linux/compiler_types.h; clang only, x86-64)."
+		echo "\`__preserve_most\` (include/linux/compiler_types.h; clang only, x86-64 and arm64)."
 		echo "Three kernels of the minimal config built with \`make LLVM=1\`"
 		echo "($(get clang.compiler)): clang-stock (COOL off), clang-cool (the"
 		if [ "$(get clang.pm.marked)" = void ]; then

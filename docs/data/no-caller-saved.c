@@ -9,7 +9,8 @@
  *       -mno-red-zone -Wall -S -o - docs/data/no-caller-saved.c
  *
  * gcc (Debian 12.2.0-14+deb12u1) 12.2.0, 2026-12-06: builds without a
- * warning with the kernel's x86-64 flags. lock() pushes and pops nine
+ * warning with these of the kernel's x86-64 flags (not -mcmodel=kernel or
+ * -fno-pic: the call to slow() goes through the PLT here). lock() pushes and pops nine
  * registers (%rax %rcx %rdx %rsi %rdi %r8-%r11) around its uncontended
  * cmpxchg; lock_irqsave() nine (%rbx in place of %rax, which carries the
  * return value, correctly). So the callee pays on every call what its
