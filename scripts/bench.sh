@@ -138,7 +138,8 @@ if want clang; then
 	# declaration of spinlock_api_smp.h and rwlock_api_smp.h (the
 	# definitions in kernel/locking/spinlock.c inherit it). Not on the
 	# ones that return a value (irqsave, trylock): clang 14 (Debian 12)
-	# saves and restores %rax around a preserve_most function's body, so
+	# saves and restores %rax around the body of a preserve_most function
+	# even when %rax carries its return value, so
 	# the caller got its own %rax back instead of the flags (LLVM issue
 	# 48789, "preserve_mostcc on X86 incorrectly restores RAX after
 	# storing return value"), and that kernel died in cpa_flush() with
