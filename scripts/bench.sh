@@ -139,11 +139,10 @@ if want clang; then
 	# definitions in kernel/locking/spinlock.c inherit it). Not on the
 	# ones that return a value (irqsave, trylock): clang 14 (Debian 12)
 	# saves and restores %rax around the body of a preserve_most function
-	# even when %rax carries its return value, so
-	# the caller got its own %rax back instead of the flags (LLVM issue
-	# 48789, "preserve_mostcc on X86 incorrectly restores RAX after
-	# storing return value"), and that kernel died in cpa_flush() with
-	# interrupts left off.
+	# even when %rax carries its return value, so the caller got its own
+	# %rax back instead of the flags (LLVM issue 48789, "preserve_mostcc
+	# on X86 incorrectly restores RAX after storing return value"), and
+	# that kernel died in cpa_flush() with interrupts left off.
 	pm_subject='bench: __preserve_most on the void _raw_* lock functions (not for the series)'
 	base=$(tree_git rev-parse "$COOL_BRANCH")
 	if [ "$(git -C "$pm_tree" rev-parse HEAD~1 2>/dev/null || true)" != "$base" ] ||
