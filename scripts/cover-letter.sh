@@ -162,21 +162,11 @@ numbers() {
 		echo
 		echo "With clang (make LLVM=1, $(get clang.compiler | sed 's/ (.*//')), the minimal config:"
 		echo "clang-stock, clang-cool (these routines) and clang-stock with"
-		if [ "$(get clang.pm.marked)" = void ]; then
-			echo "__preserve_most on every void _raw_{spin,read,write}_* declaration"
-			echo "(not part of the series; irqsave and trylock keep the C convention,"
-			echo "see above). Function text (bloat-o-meter -t), path length"
-		else
-			echo "__preserve_most on every _raw_{spin,read,write}_* declaration (not"
-			echo "part of the series). Function text (bloat-o-meter -t), path length"
-		fi
-		if [ "$(get clang.repeats)" = 0 ]; then
-			echo "per lock+unlock pair (caller-side instructions not measured:"
-			echo "the run stopped at the kernel that did not boot):"
-		else
-			echo "per lock+unlock pair, caller-side instructions per iteration"
-			echo "(median of $(get clang.repeats) boots):"
-		fi
+		echo "__preserve_most on every void _raw_{spin,read,write}_* declaration"
+		echo "(not part of the series; irqsave and trylock keep the C convention,"
+		echo "see above). Function text (bloat-o-meter -t), path length"
+		echo "per lock+unlock pair, caller-side instructions per iteration"
+		echo "(median of $(get clang.repeats) boots):"
 		measured clang
 		echo
 		printf '  %-24s %12s %18s %18s\n' "" clang-stock "clang-cool (asm)" __preserve_most

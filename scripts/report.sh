@@ -227,20 +227,14 @@ text.debian:Debian cloud-amd64, modules off:debian-stock / debian:COOL_BENCH_DEB
 		echo "\`__preserve_most\` (include/linux/compiler_types.h; clang only, x86-64 and arm64)."
 		echo "Three kernels of the minimal config built with \`make LLVM=1\`"
 		echo "($(get clang.compiler)): clang-stock (COOL off), clang-cool (the"
-		if [ "$(get clang.pm.marked)" = void ]; then
-			echo "series' asm) and clang-stock with \`__preserve_most\` added to every"
-			echo "void \`_raw_{spin,read,write}_*\` declaration (a worktree of the series"
-			echo "branch, not part of the series). The irqsave and trylock functions keep"
-			echo "the C convention: on them clang 14 restores the caller's \`%rax\` over"
-			echo "the return value (LLVM issue 48789), and a kernel with them marked"
-			echo "died at boot in cpa_flush() with interrupts left off."
-		else
-			echo "series' asm) and clang-stock with \`__preserve_most\` added to every"
-			echo "\`_raw_{spin,read,write}_*\` declaration (a worktree of the series"
-			echo "branch, not part of the series)."
-		fi
+		echo "series' asm) and clang-stock with \`__preserve_most\` added to every"
+		echo "void \`_raw_{spin,read,write}_*\` declaration (a worktree of the series"
+		echo "branch, not part of the series). The irqsave and trylock functions keep"
+		echo "the C convention: on them clang 14 restores the caller's \`%rax\` over"
+		echo "the return value (LLVM issue 48789), and a kernel with them marked"
+		echo "died at boot in cpa_flush() with interrupts left off."
 		echo "Path length and callers as in their"
-		echo "sections (-icount shift=0, 1 vCPU, nokaslr; $([ "$(get clang.repeats)" = 0 ] && echo "callers not run: the bench stopped at the kernel that did not boot" || echo "$(get clang.repeats) boots per kernel"))."
+		echo "sections (-icount shift=0, 1 vCPU, nokaslr; $(get clang.repeats) boots per kernel)."
 		echo
 		echo "| | clang-stock | clang-cool (asm) | __preserve_most |"
 		echo "|---|---|---|---|"
@@ -253,10 +247,11 @@ text.debian:Debian cloud-amd64, modules off:debian-stock / debian:COOL_BENCH_DEB
 			a=$(get "clang.pathlen.stock.$api")
 			echo "| path length, $api (instructions per pair) | $a | $(get "clang.pathlen.cool.$api") | $(get "clang.pathlen.pm.$api") |"
 		done
-		for k in cool pm; do
-			b=$(get "clang.$k.boot")
-			[ -z "$b" ] || echo "| boot | | ${b:+$([ "$k" = cool ] && echo "did not boot: \`$b\` | |" || echo "| did not boot: \`$b\` |")}"
-		done
+		# a kernel that did not boot: its console line in its own column
+		b=$(get clang.cool.boot)
+		[ -z "$b" ] || echo "| boot | | did not boot: \`$b\` | |"
+		b=$(get clang.pm.boot)
+		[ -z "$b" ] || echo "| boot | | | did not boot: \`$b\` |"
 		sed -n 's/^clang\.callers\.iters\.\([a-z]*\)=.*/\1/p' "$d" | while read -r w; do
 			read -r sm smin smax _ sx _ <<<"$(callers_stats "$d" stock "$w" clang.callers)"
 			read -r cm cmin cmax _ cx _ <<<"$(callers_stats "$d" cool "$w" clang.callers)"
