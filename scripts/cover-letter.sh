@@ -109,8 +109,11 @@ numbers() {
 			else
 				printf 'Some of them (%s) ran on an earlier version, ' "$(sections older | sed 's/ /, /g')"
 			fi
-			printf 'which differs from this one only in comments, Kconfig help texts, Documentation/ and the test modules, which %s do not run.\n' \
-				"$(for sec in $(sections older); do bench_ignores "$sec" | grep -q . && printf '%s ' "$sec"; done | sed 's/ $//; s/ /, /g; s/^callers, text, throughput, scaling$/those sections/')"
+			# the older sections that do not run the test modules
+			skip=$(for sec in $(sections older); do bench_ignores "$sec" | grep -q . && printf '%s ' "$sec"; done)
+			skip=${skip% }
+			if [ "$skip" = "$(sections older)" ]; then skip='those sections'; else skip=${skip// /, }; fi
+			printf 'which differs from this one only in comments, Kconfig help texts, Documentation/ and the test modules, which %s do not run.\n' "$skip"
 		} | fold -s -w 72 | sed 's/ *$//'
 	fi
 	if grep -q '^callers\.iters\.' "$data" && current callers; then
