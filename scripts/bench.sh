@@ -3,7 +3,7 @@
 #
 # Usage: scripts/bench.sh [--only LIST] [--smp-list 'N ...'] [--icount-smp-list 'N ...']
 #                         [--torture-secs S] [--torture-repeats N] [--defconfig]
-#                         [--debian] [--out DIR]
+#                         [--debian] [--text-pairs LIST] [--out DIR]
 #                         [--no-build]
 #                         [--dry-run] [--help]
 #   --only LIST        comma-separated subset of: callers,text,pathlen,irqlat,
@@ -38,6 +38,13 @@
 #                      of that config; env COOL_BENCH_DEFCONFIG=1)
 #   --debian           text: also Debian's cloud-amd64 config, modules off, stock
 #                      vs cool (scenarios debian-stock/debian; env COOL_BENCH_DEBIAN=1)
+#   --text-pairs LIST  text: measure only these pairs, comma-separated labels of
+#                      minimal, i386, defconfig, debian (default: minimal,i386 and
+#                      those --defconfig and --debian add). A pair left out keeps
+#                      its keys from docs/data/bench.txt if they were measured
+#                      on the series tree of this run, and is dropped otherwise,
+#                      so that one table never mixes two versions of the series
+#                      (env COOL_BENCH_TEXT_PAIRS)
 #   --out DIR          where the raw results go (default results/bench-<UTC time>)
 #   --no-build         use the kernels already built
 #
@@ -68,6 +75,7 @@ secs=${COOL_TORTURE_SECS:-10}
 torture_repeats=${COOL_TORTURE_REPEATS:-5}
 out=''
 build=1 dry_run=0 defconfig=${COOL_BENCH_DEFCONFIG:-0} debian=${COOL_BENCH_DEBIAN:-0}
+text_only=${COOL_BENCH_TEXT_PAIRS:-}
 while [ $# -gt 0 ]; do
 	case $1 in
 	--only) only=${2:?--only needs a value}; shift ;;
@@ -82,6 +90,7 @@ while [ $# -gt 0 ]; do
 	--no-build) build=0 ;;
 	--defconfig) defconfig=1 ;;
 	--debian) debian=1 ;;
+	--text-pairs) text_only=${2:?--text-pairs needs a value}; shift ;;
 	--dry-run) dry_run=1 ;;
 	-h | --help) show_help; exit 0 ;;
 	*) usage_error "unknown option $1" ;;
@@ -99,13 +108,25 @@ want() { case ",$only," in *",$1,"*) return 0 ;; esac; return 1; }
 text_pairs='minimal:stock:cool i386:i386-stock:i386'
 [ "$defconfig" = 0 ] || text_pairs="$text_pairs defconfig:defconfig-stock:defconfig-cool"
 [ "$debian" = 0 ] || text_pairs="$text_pairs debian:debian-stock:debian"
-builds='stock cool'
-want clang && builds="$builds clang-stock clang-cool"
+all_text_pairs='minimal:stock:cool i386:i386-stock:i386 defconfig:defconfig-stock:defconfig-cool debian:debian-stock:debian'
+if [ -n "$text_only" ]; then
+	text_pairs=''
+	for l in $(echo "$text_only" | tr ',' ' '); do
+		p=$(echo "$all_text_pairs" | tr ' ' '\n' | grep "^$l:") ||
+			usage_error "--text-pairs: unknown pair '$l' (minimal, i386, defconfig, debian)"
+		text_pairs="${text_pairs:+$text_pairs }$p"
+	done
+fi
+builds=''
+for sec in callers pathlen irqlat scaling throughput irqwait; do
+	want "$sec" && builds='stock cool'
+done
+want clang && builds="${builds:+$builds }clang-stock clang-cool"
 if want text; then
 	for p in $text_pairs; do
 		q=${p#*:}
-		case " $builds " in *" ${q%%:*} "*) ;; *) builds="$builds ${q%%:*}" ;; esac
-		case " $builds " in *" ${q#*:} "*) ;; *) builds="$builds ${q#*:}" ;; esac
+		case " $builds " in *" ${q%%:*} "*) ;; *) builds="${builds:+$builds }${q%%:*}" ;; esac
+		case " $builds " in *" ${q#*:} "*) ;; *) builds="${builds:+$builds }${q#*:}" ;; esac
 	done
 fi
 
@@ -114,6 +135,7 @@ if [ "$dry_run" = 1 ]; then
 	[ "$build" = 1 ] && echo "  build scenarios: $builds"
 	want callers && echo "  callers: selftests/guest/lockload.c ($workload_iters iterations) with -icount shift=0, 1 vCPU, nokaslr, $repeats boots each of stock, cool, cool cool_irqwait=0"
 	want text && echo "  text: size -A and bloat-o-meter -t of stock vs cool vmlinux, pairs: $text_pairs"
+	want text && [ -n "$text_only" ] && echo "  text: other pairs kept from docs/data/bench.txt if measured on this series tree"
 	want pathlen && echo "  pathlen: boot each with -icount shift=0, 1 vCPU, bench:pathlen"
 	want irqlat && echo "  irqlat: boot each, 4 vCPUs, bench:irqlat (holds 10us to 10ms), with -icount shift=0 and with multi-threaded TCG"
 	want scaling && echo "  scaling: locktorture spin_lock and spin_lock_irq, ${secs}s, vCPUs: $smp_list (stock, cool, cool cool_irqwait=0), $torture_repeats boots each"
@@ -327,7 +349,28 @@ if want text; then
 	for p in $text_pairs; do
 		q=${p#*:}
 		text_pair "${p%%:*}" "${q%%:*}" "${q#*:}"
+		emit "text.pair.${p%%:*}.date=$now"
+		emit "text.pair.${p%%:*}.series_tree=$series_tree"
 	done
+	# --text-pairs: the pairs left out keep their keys from the last run,
+	# with the run that measured them, if that run had this series tree
+	if [ -n "$text_only" ] && [ -r "$old" ]; then
+		for p in $all_text_pairs; do
+			l=${p%%:*}
+			case " $text_pairs " in *" $p "*) continue ;; esac
+			if [ "$l" = minimal ]; then keys='^text\.(stock|cool)\.|^text\.functions_'; else keys="^text\\.$l\\."; fi
+			grep -Eq "$keys" "$old" || continue
+			d=$(bench_value "$old" "text.pair.$l.date") t=$(bench_value "$old" "text.pair.$l.series_tree")
+			[ -n "$d" ] || d=$(bench_value "$old" text.date) t=$(bench_value "$old" text.series_tree)
+			if [ "$t" != "$series_tree" ]; then
+				warn "text pair $l: docs/data/bench.txt has it from series tree $t, not $series_tree; dropped (measure it again)"
+				continue
+			fi
+			grep -E "$keys" "$old" | grep -v '^text\.pair\.' >> "$data"
+			emit "text.pair.$l.date=$d"
+			emit "text.pair.$l.series_tree=$t"
+		done
+	fi
 fi
 
 if want pathlen; then

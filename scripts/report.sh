@@ -214,6 +214,15 @@ text.debian:Debian cloud-amd64, modules off:debian-stock / debian:COOL_BENCH_DEB
 		fi
 	done
 	echo
+	# scripts/bench.sh --text-pairs: rows of several runs, all on the
+	# section's series tree; say which run measured each
+	if grep -q '^text\.pair\.' "$d"; then
+		printf 'Rows measured (all on series tree %s): %s.\n\n' "$(get text.series_tree)" \
+			"$(echo "$pairs" | while IFS=: read -r pre name _; do
+				l=${pre#text.}; [ "$l" != text ] || l=minimal
+				[ -z "$(get "text.pair.$l.date")" ] || printf '%s %s; ' "$name" "$(get "text.pair.$l.date")"
+			done | sed 's/; $//')"
+	fi
 	echo "$pairs" | while IFS=: read -r pre name scen _; do
 		[ -n "$(get "$pre.functions_before")" ] || continue
 		echo "$name (scenarios $scen; \`.text\` is padded to 2 MiB on x86-64):"
