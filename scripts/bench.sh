@@ -105,18 +105,18 @@ pm_tree=$COOL_CACHE/src/linux-preserve-most
 out=${out:-$REPO_ROOT/results/bench-$(run_stamp)}
 want() { case ",$only," in *",$1,"*) return 0 ;; esac; return 1; }
 # label:stock-scenario:cool-scenario
-text_pairs='minimal:stock:cool i386:i386-stock:i386'
-[ "$defconfig" = 0 ] || text_pairs="$text_pairs defconfig:defconfig-stock:defconfig-cool"
-[ "$debian" = 0 ] || text_pairs="$text_pairs debian:debian-stock:debian"
 all_text_pairs='minimal:stock:cool i386:i386-stock:i386 defconfig:defconfig-stock:defconfig-cool debian:debian-stock:debian'
-if [ -n "$text_only" ]; then
-	text_pairs=''
-	for l in $(echo "$text_only" | tr ',' ' '); do
-		p=$(echo "$all_text_pairs" | tr ' ' '\n' | grep "^$l:") ||
-			usage_error "--text-pairs: unknown pair '$l' (minimal, i386, defconfig, debian)"
-		text_pairs="${text_pairs:+$text_pairs }$p"
-	done
+labels=${text_only:-minimal,i386}
+if [ -z "$text_only" ]; then
+	[ "$defconfig" = 0 ] || labels="$labels,defconfig"
+	[ "$debian" = 0 ] || labels="$labels,debian"
 fi
+text_pairs=''
+for l in $(echo "$labels" | tr ',' ' '); do
+	p=$(echo "$all_text_pairs" | tr ' ' '\n' | grep "^$l:") ||
+		usage_error "--text-pairs: unknown pair '$l' (minimal, i386, defconfig, debian)"
+	text_pairs="${text_pairs:+$text_pairs }$p"
+done
 builds=''
 for sec in callers pathlen irqlat scaling throughput irqwait; do
 	want "$sec" && builds='stock cool'
@@ -366,7 +366,7 @@ if want text; then
 				warn "text pair $l: docs/data/bench.txt has it from series tree $t, not $series_tree; dropped (measure it again)"
 				continue
 			fi
-			grep -E "$keys" "$old" | grep -v '^text\.pair\.' >> "$data"
+			grep -E "$keys" "$old" >> "$data"
 			emit "text.pair.$l.date=$d"
 			emit "text.pair.$l.series_tree=$t"
 		done
