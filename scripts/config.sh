@@ -39,7 +39,7 @@ mapfile -t frags < <(fragment_paths)
 [ "${#frags[@]}" -gt 0 ] || warn "scenario $SCENARIO has no FRAGMENTS: plain $BASE"
 
 if [ "$dry_run" = 1 ]; then
-	"$REPO_ROOT/scripts/series.sh" --dry-run
+	"$REPO_ROOT/scripts/series.sh" ${VARIANT:+--variant "$VARIANT"} --dry-run
 	echo "config: scenario $SCENARIO in $OUT:"
 	echo "  make -C $TREE O=$OUT ARCH=$KARCH ${KMAKE_LLVM[*]+${KMAKE_LLVM[*]} }$BASE"
 	echo "  merge_config.sh -m -O $OUT $OUT/.config $FRAGMENTS"
@@ -47,7 +47,7 @@ if [ "$dry_run" = 1 ]; then
 	echo "  check every requested option of: $FRAGMENTS"
 	exit 0
 fi
-"$REPO_ROOT/scripts/series.sh"
+"$REPO_ROOT/scripts/series.sh" ${VARIANT:+--variant "$VARIANT"}
 
 stamp=$OUT/.cool-config.stamp
 want=$({

@@ -11,6 +11,10 @@
 #   OUT         per-scenario build dir       $COOL_CACHE/out/<scenario>  (set by load_scenario)
 #   results     per-run results              <repo>/results/<UTC date-time>/<scenario>/
 #   COOL_PATCH_DIR  the series               default: <repo>/patches
+#   VARIANT_DIR variants of the series       <repo>/qemu-boot/variants/<name>/*.patch
+#               (not part of the series: rival designs for make bench,
+#               deliberately wrong kernels for negative tests), applied on
+#               branch cool in the worktree $COOL_CACHE/src/linux-source-6.12+<name>
 # Scenario data: qemu-boot/scenarios/<name>.conf (see load_scenario).
 # Exit code used by die: 1 unless given (die_rc CODE ...).
 
@@ -23,6 +27,7 @@ USER_TREE=0
 [ "$TREE" = "$HARNESS_TREE" ] || USER_TREE=1
 SCENARIO_DIR=$REPO_ROOT/qemu-boot/scenarios
 PATCH_DIR=${COOL_PATCH_DIR:-$REPO_ROOT/patches}
+VARIANT_DIR=$REPO_ROOT/qemu-boot/variants
 KPKG=linux-source-6.12
 KTARBALL=/usr/src/$KPKG.tar.xz
 BASE_BRANCH=base
@@ -113,7 +118,8 @@ list_scenarios() {
 # load_scenario NAME - source qemu-boot/scenarios/NAME.conf and apply defaults.
 # Sets: SCENARIO ARCH BASE FRAGMENTS SMP MEM TIMEOUT BOOT_ARGS TESTS EXPECT
 #       EXPECT_RC EXPECT_HANG_TOKEN KERNEL KCSAN_SCOPE KNOWN_WARNINGS HYPERVISOR
-#       BOOT_SECONDS ICOUNT STARVE_SHARE OUT QEMU_BIN KARCH (kernel ARCH= value).
+#       BOOT_SECONDS ICOUNT STARVE_SHARE VARIANT OUT QEMU_BIN KARCH (kernel ARCH= value);
+#       with VARIANT, TREE is that variant's worktree (variant_tree).
 # Environment overrides of the data: COOL_SMP COOL_MEM COOL_TIMEOUT
 # COOL_BOOT_ARGS COOL_TESTS COOL_HYPERVISOR COOL_ICOUNT
 # COOL_SELFTEST_STARVE_SHARE (prefixed so a stray ARCH=arm64 in a kernel
@@ -127,7 +133,7 @@ load_scenario() {
 	[ -f "$f" ] || die_rc "$E_USAGE" "unknown scenario '$name' (no $f)" "scenarios: $(list_scenarios | tr '\n' ' ')"
 	ARCH=x86_64 BASE=tinyconfig FRAGMENTS='' SMP=4 MEM=1G TIMEOUT='' BOOT_ARGS='' TESTS='' EXPECT=''
 	EXPECT_RC=0 EXPECT_HANG_TOKEN='' KERNEL='' KCSAN_SCOPE='' KNOWN_WARNINGS='' HYPERVISOR=0 BOOT_SECONDS=30
-	ICOUNT=0 STARVE_SHARE='' LLVM=0
+	ICOUNT=0 STARVE_SHARE='' LLVM=0 VARIANT=''
 	# shellcheck disable=SC1090
 	. "$f"
 	SCENARIO=$name
@@ -159,10 +165,18 @@ load_scenario() {
 	case $BOOT_SECONDS in '' | *[!0-9]*) die_rc "$E_USAGE" "scenario $name: BOOT_SECONDS='$BOOT_SECONDS' is not a number of seconds" ;; esac
 	case " $EXPECT_RC " in *' '*[!0-9\ ]*) die_rc "$E_USAGE" "scenario $name: EXPECT_RC='$EXPECT_RC' is not a list of boot.sh exit codes" ;; esac
 	case $KERNEL in *[!A-Za-z0-9_.-]*) die_rc "$E_USAGE" "scenario $name: bad KERNEL='$KERNEL'" ;; esac
+	if [ -n "$VARIANT" ]; then
+		[ -d "$VARIANT_DIR/$VARIANT" ] || die_rc "$E_USAGE" "scenario $name: VARIANT=$VARIANT has no $VARIANT_DIR/$VARIANT"
+		[ "$USER_TREE" = 0 ] || die_rc "$E_USAGE" "scenario $name is a variant of the series (VARIANT=$VARIANT): it builds the harness's tree only" "unset COOL_TREE"
+		TREE=$(variant_tree "$VARIANT")
+	fi
 	OUT=$COOL_CACHE/out/${KERNEL:-$name}
 	# a user's tree gets build dirs of its own, named after its path
 	[ "$USER_TREE" = 0 ] || OUT=$COOL_CACHE/out-tree-$(printf '%s' "$(cd "$TREE" 2>/dev/null && pwd || echo "$TREE")" | hash_stdin | cut -c1-12)/${KERNEL:-$name}
 }
+
+# variant_tree NAME: the worktree of variant NAME (scripts/series.sh --variant)
+variant_tree() { printf '%s+%s\n' "$HARNESS_TREE" "$1"; }
 
 # user_tree_check: for a user's tree (COOL_TREE), die unless it is a kernel
 # tree that carries the series and can be built with O= as it stands.

@@ -1,7 +1,13 @@
 #!/bin/bash
 # series.sh - put the patch series on branch 'cool' of the kernel tree.
 #
-# Usage: scripts/series.sh [--force] [--dry-run] [--help]
+# Usage: scripts/series.sh [--variant NAME] [--force] [--dry-run] [--help]
+#   --variant NAME  also put variant NAME on branch cool+NAME: branch cool plus
+#                   qemu-boot/variants/NAME/*.patch (rival designs for make
+#                   bench, deliberately wrong kernels for negative tests; not
+#                   part of the series), checked out in its own worktree
+#                   $COOL_CACHE/src/linux-source-6.12+NAME, so that building
+#                   a variant never moves the tree the other scenarios build
 #
 # Branch 'cool' = tag v<ver>-debian + 'git am' of patches/[0-9]*.patch in name
 # order (0000-cover-letter.patch excluded), checked out in $COOL_TREE.
@@ -22,9 +28,11 @@ set -eu
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-dry_run=0 force=0
+dry_run=0 force=0 variant=''
 while [ $# -gt 0 ]; do
 	case $1 in
+	--variant) [ $# -ge 2 ] || usage_error "--variant needs a value"; variant=$2; shift ;;
+	--variant=*) variant=${1#*=} ;;
 	--dry-run) dry_run=1 ;;
 	--force) force=1 ;;
 	-h | --help) show_help; exit 0 ;;
@@ -32,6 +40,53 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
+
+if [ -n "$variant" ]; then
+	# the series first, then the variant on top of it
+	opts=()
+	[ "$dry_run" = 0 ] || opts+=(--dry-run)
+	[ "$force" = 0 ] || opts+=(--force)
+	"$0" ${opts[@]+"${opts[@]}"}
+	refuse_user_tree "a variant of the series"
+	case $variant in '' | *[!A-Za-z0-9_.-]*) usage_error "bad variant name '$variant'" ;; esac
+	vdir=$VARIANT_DIR/$variant
+	[ -d "$vdir" ] || usage_error "no variant '$variant' ($vdir)"
+	mapfile -t vpatches < <(ls "$vdir"/[0-9]*.patch 2>/dev/null)
+	[ "${#vpatches[@]}" -gt 0 ] || die "variant $variant has no patches in $vdir"
+	wt=$(variant_tree "$variant")
+	vbranch=$COOL_BRANCH+$variant
+	if [ "$dry_run" = 1 ]; then
+		echo "series: variant $variant: branch $vbranch = $COOL_BRANCH + ${#vpatches[@]} patch(es) of $vdir, in $wt"
+		exit 0
+	fi
+	want=$({
+		echo "base $(tree_git rev-parse "$COOL_BRANCH")"
+		for p in "${vpatches[@]}"; do echo "patch ${p##*/}"; cat "$p"; done
+	} | hash_stdin)
+	if [ -d "$wt" ] && git -C "$wt" rev-parse -q --verify HEAD >/dev/null 2>&1; then
+		vstamp=$(git -C "$wt" rev-parse --git-dir)/cool-variant.sha256
+		[ "$force" = 0 ] && [ "$(cat "$vstamp" 2>/dev/null || true)" = "$want" ] && exit 0
+		[ -z "$(git -C "$wt" status --porcelain --untracked-files=no)" ] ||
+			die "variant worktree $wt has uncommitted changes" "commit or drop them there"
+	else
+		rm -rf "$wt"
+		tree_git worktree prune
+		tree_git worktree add -q -B "$vbranch" "$wt" "$COOL_BRANCH"
+		vstamp=$(git -C "$wt" rev-parse --git-dir)/cool-variant.sha256
+	fi
+	rm -f "$vstamp"
+	info "variant $variant: applying ${#vpatches[@]} patch(es) on $COOL_BRANCH in $wt"
+	# reset to the series (only changed files are rewritten), then git am
+	git -C "$wt" checkout -q -B "$vbranch" "$COOL_BRANCH"
+	if ! msg=$(tree_git_id -C "$wt" am --quiet "${vpatches[@]}" 2>&1); then
+		git -C "$wt" am --abort >/dev/null 2>&1 || true
+		printf '%s\n' "$msg" | grep -vE '^(hint: |When you have|If you prefer|To restore)' >&2 || true
+		die "variant $variant does not apply to $COOL_BRANCH" "rebase $vdir on the series"
+	fi
+	echo "$want" >"$vstamp"
+	info "branch $vbranch = $COOL_BRANCH + ${#vpatches[@]} patch(es) ($(git -C "$wt" rev-parse --short HEAD))"
+	exit 0
+fi
 
 if [ "$dry_run" = 1 ]; then "$REPO_ROOT/scripts/tree.sh" --dry-run; else "$REPO_ROOT/scripts/tree.sh"; fi
 if [ "$USER_TREE" = 1 ]; then
