@@ -19,7 +19,12 @@
 #
 # Badness: Kernel panic, Oops, WARNING:, BUG:, general protection,
 # inconsistent lock state, possible recursive locking, circular locking
-# dependency, rcu.*stall, soft lockup, hard LOCKUP, -torture.*!!!, Call Trace:.
+# dependency, rcu.*stall, soft lockup, hard LOCKUP, -torture.*!!!, Call Trace:;
+# and from the Xen hypervisor of a HOST=xen scenario, whose lines share the
+# console with dom0's and start with "(XEN) ": Panic on CPU, Xen BUG at,
+# Xen WARN at, Assertion ... failed, FATAL TRAP, FATAL PAGE FAULT, DOUBLE
+# FAULT, Watchdog timer detects ... stuck, and a crashed dom0 ("Hardware
+# Dom0 crashed", "Domain 0 crashed").
 # The offending lines are printed (at most 20).  A log without the guest's
 # 'COOL-EXIT:' sentinel means the guest hung or died before reporting.
 #
@@ -51,6 +56,9 @@ if [ -n "$scope" ]; then
 fi
 
 BADNESS='Kernel panic|Oops|WARNING:|BUG:|general protection|inconsistent lock state|possible recursive locking|circular locking dependency|rcu.*stall|soft lockup|hard LOCKUP|-torture.*!!!|Call Trace:'
+# Xen's own (HOST=xen): its lines start with "(XEN) ", mid-line when dom0
+# had printed part of one
+BADNESS="$BADNESS|\\(XEN\\) (Panic on CPU|Xen BUG at|Xen WARN at|Assertion .* failed|FATAL TRAP|FATAL PAGE FAULT|.*DOUBLE FAULT|Watchdog timer detects|Hardware Dom0 crashed|Domain 0 crashed)"
 
 # Line numbers of the titles of KCSAN reports outside the scope. A report
 # runs from its "BUG: KCSAN:" title to the next line of '='; it is in scope

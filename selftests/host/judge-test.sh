@@ -1,7 +1,8 @@
 #!/bin/bash
 # judge-test.sh - host-side test of qemu-boot/judge.sh on synthetic console
-# logs: clean, badness, hang, KCSAN reports inside and outside a scope, and
-# WARNING reports at known sites (--known-warnings).
+# logs: clean, badness, hang, KCSAN reports inside and outside a scope,
+# WARNING reports at known sites (--known-warnings), and a Xen dom0's
+# console with Xen's own lines (HOST=xen).
 # Each case states the exit code judge.sh must return; a judge that stops
 # seeing badness, or that hides badness behind an out-of-scope KCSAN report,
 # fails here.  First step of 'make test' after shellcheck.
@@ -105,6 +106,24 @@ check known_warning_does_not_hide_oops "$E_BADNESS" --known-warnings "$known" < 
 	'[   67.0] Oops: int3: 0000 [#1] PREEMPT SMP NOPTI' '[   67.0] Call Trace:')
 check known_warning_does_not_hide_trace "$E_BADNESS" --known-warnings "$known" < <(log "$(warn_report kernel/sched/deadline.c:265)" \
 	'[   67.0] Call Trace:')
+
+# A Xen PV dom0's console (HOST=xen): Xen's lines ("(XEN) ...") and dom0's
+# share com1. Xen's boot under QEMU and a debug key dump are not badness;
+# Xen's panics, BUGs, WARNs, assertions and a crashed dom0 are.
+xen_boot='(XEN) Xen version 4.17.7 (Debian 4.17.7+13-g2445b30a44-0+deb12u1) debug=n
+(XEN) mtrr: your CPUs had inconsistent fixed MTRR settings
+(XEN) *** Serial input to DOM0 (type '"'CTRL-a'"' three times to switch input)
+[    0.000000] Hypervisor detected: Xen PV
+[    1.424751] [Firmware Bug]: CPU   2: APIC ID mismatch. CPUID: 0x0002 APIC: 0x0000
+[    3.777130] xen: PV spinlocks enabled'
+xen_log() { echo "$xen_boot"; [ $# -eq 0 ] || printf '%s\n' "$@"; echo "$done_line"; }
+check xen_clean "$E_OK" < <(xen_log '(XEN) *** Dumping Dom0 vcpu#0 state: ***' '(XEN) RIP:    e033:[<ffffffff81338899>]')
+check xen_panic "$E_BADNESS" < <(xen_log '(XEN) ****************************************' '(XEN) Panic on CPU 1:' '(XEN) FATAL TRAP: vector = 6 (invalid opcode)')
+check xen_bug "$E_BADNESS" < <(xen_log '(XEN) Xen BUG at common/sched/credit2.c:3530')
+check xen_warn "$E_BADNESS" < <(xen_log '(XEN) Xen WARN at arch/x86/time.c:1234')
+check xen_assertion_mid_line "$E_BADNESS" < <(xen_log '[   40.1] cool-ktap: ok 3 (XEN) Assertion '"'v->is_running'"' failed at common/sched/core.c:1234')
+check xen_dom0_crashed "$E_BADNESS" < <(xen_log '(XEN) Hardware Dom0 crashed: rebooting machine in 5 seconds.')
+check xen_no_sentinel "$E_HANG" < <(echo "$xen_boot")
 
 echo "KTAP version 1"
 echo "1..$n"
