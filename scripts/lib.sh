@@ -374,6 +374,7 @@ token_seconds() {
 	tracepoint) echo 30 ;;
 	lockdep_selftests) echo 5 ;;
 	kunit) echo 30 ;;
+	lockevents:*) echo 5 ;;
 	bench:*) echo 120 ;;
 	*) echo 60 ;;
 	esac

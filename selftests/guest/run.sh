@@ -45,6 +45,17 @@
 #                               x86_64 only, else SKIP): lock-heavy system
 #                               call loops, "# workload: name=.. ns=.."
 #                               lines (make bench, section callers)
+#   lockevents:NAME[,NAME..]    the lock event counts (debugfs
+#                               lock_event_counts, CONFIG_LOCK_EVENT_COUNTS)
+#                               of the token before it (the runner zeroes
+#                               them before every other token): case
+#                               lockevents.LABEL.NAME passes when the
+#                               counters whose names start with NAME add up
+#                               to more than 0 (pv_wait: pv_wait_head,
+#                               _node, _early, _again; the pv_* counters
+#                               exist only while paravirt spinlocks are on);
+#                               LABEL names that token (locktorture's TYPE,
+#                               else the token's kind; 'start' if none)
 #
 # Output is streamed: "KTAP version 1" first, then each case's result line
 # the moment the case ends (no plan line up front: a module's case count is
@@ -55,7 +66,8 @@
 # "# time: NAME SECONDS" gives the case's duration (guest uptime, or the
 # kernel log's timestamps for the cases of a module).
 #
-# Modules are looked up in $COOL_MODULES (default /modules).
+# Modules are looked up in $COOL_MODULES (default /modules), the lock
+# event counts in $COOL_LOCKEVENTS (default /sys/kernel/debug/lock_event_counts).
 # A case also fails when the kernel log it produced shows a warning, a BUG,
 # an Oops or a lockdep splat.
 #
@@ -614,6 +626,55 @@ do_kunit() {
 	check_log kunit
 }
 
+# The lock event counts (CONFIG_LOCK_EVENT_COUNTS): one file per event in
+# debugfs, summed over the CPUs when read; writing .reset_counts zeroes
+# them. The pv_* events exist only when paravirt spinlocks are on (a Xen
+# PV or KVM guest with more than one vCPU), and count the waits and kicks
+# of the pv slowpath that the plain qspinlock never makes.
+LOCKEV=${COOL_LOCKEVENTS:-/sys/kernel/debug/lock_event_counts}
+
+lockevents_reset() {
+	[ ! -w "$LOCKEV/.reset_counts" ] || echo 1 > "$LOCKEV/.reset_counts"
+}
+
+# do_lockevents NAMES LABEL: the counts since the last reset, LABEL the
+# token that ran since.
+do_lockevents() {
+	names=$(echo "$1" | tr ',' ' ')
+	pre=lockevents.$2
+	[ -n "$names" ] || { diag "lockevents: no counter named"; result FAIL "$pre"; return; }
+	if [ ! -d "$LOCKEV" ]; then
+		diag "$pre: no $LOCKEV (CONFIG_LOCK_EVENT_COUNTS off, or no debugfs)"
+		for nm in $names; do result FAIL "$pre.$nm"; done
+		return
+	fi
+	all=''
+	for f in "$LOCKEV"/*; do
+		[ -f "$f" ] && all="$all ${f##*/}=$(cat "$f")"
+	done
+	diag "$pre:$all"
+	for nm in $names; do
+		sum=0 found='' parts=''
+		for f in "$LOCKEV/$nm"*; do
+			[ -f "$f" ] || continue
+			v=$(cat "$f" 2>/dev/null)
+			case $v in '' | *[!0-9.]*) v=0 ;; esac
+			found=1 parts="$parts ${f##*/}=$v"
+			sum=$((sum + ${v%%.*}))
+		done
+		if [ -z "$found" ]; then
+			diag "$pre.$nm: no counter $nm* (the pv_* ones exist only while paravirt spinlocks are on)"
+			result FAIL "$pre.$nm"
+		elif [ "$sum" -gt 0 ]; then
+			diag "$pre.$nm: total=$sum ($parts )"
+			result OK "$pre.$nm"
+		else
+			diag "$pre.$nm: total=0 ($parts )"
+			result FAIL "$pre.$nm"
+		fi
+	done
+}
+
 do_lockdep_selftests() {
 	name=lockdep_selftests
 	line=$(dmesg | grep -E 'Good, all [0-9]+ testcases passed|testcases failed|unexpected failures' | head -1)
@@ -667,6 +728,7 @@ do_workload() {
 
 echo "KTAP version 1"
 echo "# tokens: $*"
+label=start
 for token in "$@"; do
 	echo "# running: $token"
 	case_t0=$(now_cs)
@@ -677,6 +739,12 @@ for token in "$@"; do
 	[ -z "$a1" ] && a1=$rest
 	a2=$(echo "$rest" | cut -s -d: -f2)
 	a3=$(echo "$rest" | cut -s -d: -f3-)
+	# the lock event counts of each token, for a lockevents token after it
+	if [ "$kind" != lockevents ]; then
+		lockevents_reset
+		label=$kind
+		[ "$kind" != locktorture ] || label=$a1
+	fi
 	case "$kind" in
 	selftest)	do_selftest "$rest" ;;
 	tracepoint)	do_tracepoint ;;
@@ -686,6 +754,7 @@ for token in "$@"; do
 	lockdep_selftests) do_lockdep_selftests ;;
 	kunit)		do_kunit ;;
 	workload)	do_workload "$rest" ;;
+	lockevents)	do_lockevents "$rest" "$label" ;;
 	*)		diag "unknown token '$token'"; result FAIL "token.$kind" ;;
 	esac
 	echo "# done: $token"

@@ -228,6 +228,31 @@ m '^ok 1 selftest.irq_starve # SKIP measured only in this scenario \(the module.
 	m '^not ok 3 selftest.irq_state$' && m '^1 passed, 1 failed, 1 skipped$' && [ "$rc" = 1 ]
 ok_if guest_selftest_measure_only "$?" "rc=$rc: $(tr '\n' ' ' <"$tmp/measure.out")"
 
+# lockevents: the lock event counts of the token before it, from a stub
+# of debugfs lock_event_counts; a counter family that adds up to more than
+# 0 passes, one at 0 fails, one that does not exist (pv spinlocks off)
+# fails.
+mkdir -p "$tmp/lockev"
+echo 3 >"$tmp/lockev/pv_wait_head"
+echo 0 >"$tmp/lockev/pv_wait_node"
+echo 0 >"$tmp/lockev/pv_kick_unlock"
+echo 1.50 >"$tmp/lockev/pv_hash_hops"
+: >"$tmp/lockev/.reset_counts"
+PATH="$tmp/bin:$PATH" COOL_MODULES="$tmp/modules" COOL_LOCKEVENTS="$tmp/lockev" \
+	sh "$guest" lockevents:pv_wait,pv_kick,pv_foo >"$tmp/lockev.out" 2>&1
+rc=$?
+l() { grep -qE -- "$1" "$tmp/lockev.out"; }
+l '^# lockevents.start.pv_wait: total=3 \( pv_wait_head=3 pv_wait_node=0 \)$' &&
+	l '^ok 1 lockevents.start.pv_wait$' && l '^not ok 2 lockevents.start.pv_kick$' &&
+	l '^# lockevents.start.pv_foo: no counter pv_foo' && l '^not ok 3 lockevents.start.pv_foo$' &&
+	[ "$(cat "$tmp/lockev/.reset_counts")" = "" ] && [ "$rc" = 1 ]
+ok_if guest_lockevents "$?" "rc=$rc: $(tr '\n' ' ' <"$tmp/lockev.out")"
+# the counts are zeroed before every other token, and its name labels them
+PATH="$tmp/bin:$PATH" COOL_MODULES="$tmp/modules" COOL_LOCKEVENTS="$tmp/lockev" \
+	sh "$guest" workload lockevents:pv_wait >"$tmp/lockev.out" 2>&1
+l '^ok 2 lockevents.workload.pv_wait$' && [ "$(cat "$tmp/lockev/.reset_counts")" = 1 ]
+ok_if guest_lockevents_reset "$?" "$(tr '\n' ' ' <"$tmp/lockev.out")"
+
 echo "1..$n"
 echo "# Totals: pass:$pass fail:$fail skip:$((n - pass - fail))"
 echo "$pass passed, $fail failed"
