@@ -22,7 +22,7 @@ matrix:
 	scripts/setup.sh --for matrix
 	selftests/run.sh --scenario $(MATRIX_SCENARIOS) $(RUN_OPTS)
 setup:
-	scripts/setup.sh
+	scripts/setup.sh --scenario $(SCENARIO)
 lint:
 	scripts/lint.sh
 host-test:

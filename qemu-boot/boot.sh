@@ -22,10 +22,35 @@
 # spinlocks waits in virt_spin_lock()'s test-and-set lock instead of the
 # qspinlock queue, and the queue is what the series must be tested on.
 #
+# HOST=xen (the scenario's): QEMU boots Debian's Xen hypervisor
+# ($COOL_CACHE/xen/, scripts/setup.sh --for xen) with -kernel, and the
+# kernel is its PV dom0: -initrd "bzImage DOM0-CMDLINE,initramfs" (QEMU's
+# multiboot modules; a comma inside a module's command line is doubled).
+# Xen gets HOST_CPUS (default 2) CPUs and "console=com1
+# dom0_max_vcpus=SMP-SMP" plus HOST_ARGS (env COOL_HOST_ARGS; dom0_mem=
+# there); QEMU's -smp HOST_CPUS,maxcpus=SMP makes the MADT list SMP CPUs,
+# from which dom0 takes its possible CPUs, so dom0 has SMP vCPUs on
+# HOST_CPUS pCPUs and Xen preempts them. Xen prints on com1 (console.log)
+# both its own lines, "(XEN) ...", and dom0's console (hvc0); dom0 drives
+# COM2 itself (ttyS1, ktap.log), a port Xen leaves to it. No Xen
+# 'noreboot': a dom0 panic (panic=-1) or a Xen panic reboots the machine
+# 5 s later, which ends QEMU (-no-reboot), as a native panic does. Xen's
+# serial port is also a socket (com1.sock): 20 s before the timeout of a
+# guest that has not reported, boot.sh types Xen's debug key '0' there,
+# and Xen dumps each dom0 vCPU's registers and stack into console.log;
+# hang-stacks.txt has them with the kernel's symbols
+# (qemu-boot/xen-stacks.awk).
+#
+# A scenario's CONSOLE_EXPECT ('|'-separated fixed strings) must all be in
+# console.log, else the boot fails (1); console-expect.txt has one
+# "ok|not ok console.NAME<TAB>STRING" line each (selftests/run.sh makes
+# them cases).
+#
 # Needs a built kernel (scripts/build.sh).  Writes to the results dir:
-# console.log (serial 0: kernel + /init), ktap.log (serial 1: guest runner),
-# qemu-cmd (the exact QEMU command, replay with: cd DIR && sh qemu-cmd),
-# bzImage + initramfs.cpio.gz (what was booted), judge.txt, result (key=value).
+# console.log (serial 0: kernel + /init; under Xen: Xen and dom0's hvc0),
+# ktap.log (serial 1: guest runner), qemu-cmd (the exact QEMU command,
+# replay with: cd DIR && sh qemu-cmd), bzImage + initramfs.cpio.gz (and
+# xen: what was booted), judge.txt, result (key=value).
 #
 # Exit codes (docs/harness.md maps them to kselftest's): 0 the guest ran and
 # reported 0, 1 tests failed (guest rc != 0), 2 kernel badness in the console
@@ -87,6 +112,14 @@ cpu_model() {
 }
 
 append="console=ttyS0 panic=-1${BOOT_ARGS:+ $BOOT_ARGS}"
+if [ "$HOST" = xen ]; then
+	# dom0's console is Xen's (hvc0); loglevel=8 lets the console show
+	# the KERN_DEBUG line "xen: PV spinlocks enabled"
+	append="console=hvc0 earlyprintk=xen loglevel=8 panic=-1${BOOT_ARGS:+ $BOOT_ARGS}"
+	xen_append="console=com1 dom0_max_vcpus=$SMP-$SMP${HOST_ARGS:+ $HOST_ARGS}"
+	maxcpus=$SMP
+	[ "$maxcpus" -ge "$HOST_CPUS" ] || maxcpus=$HOST_CPUS
+fi
 [ "$shell" = 0 ] || append="$append cool.shell=1"
 
 if [ "$dry_run" = 1 ]; then
@@ -94,8 +127,14 @@ if [ "$dry_run" = 1 ]; then
 	echo "  kernel $kernel$([ -f "$kernel" ] || echo ' (NOT BUILT: make kernel SCENARIO='"$SCENARIO"')')"
 	"$REPO_ROOT/qemu-boot/initramfs.sh" --scenario "$SCENARIO" --tests "$TESTS" --output "$resdir/initramfs.cpio.gz" --dry-run | sed 's/^/  /'
 	echo "  $QEMU_BIN -accel <kvm if a probe boot works, else tcg,thread=multi> -cpu $(cpu_model tcg) (kvm: $(cpu_model kvm))"
-	echo "    -smp $SMP -m $MEM -nographic -no-reboot"
-	echo "    -kernel bzImage -initrd initramfs.cpio.gz -append \"$append\""
+	if [ "$HOST" = xen ]; then
+		echo "    -smp $HOST_CPUS,maxcpus=$maxcpus -m $MEM -nographic -no-reboot"
+		echo "    -kernel xen ($XEN_IMAGE$([ -s "$XEN_IMAGE" ] || echo ', NOT THERE: scripts/setup.sh --for xen')) -append \"$xen_append\""
+		echo "    -initrd \"bzImage ${append//,/,,},initramfs.cpio.gz\"   (Xen PV dom0, $SMP vCPUs on $HOST_CPUS pCPUs)"
+	else
+		echo "    -smp $SMP -m $MEM -nographic -no-reboot"
+		echo "    -kernel bzImage -initrd initramfs.cpio.gz -append \"$append\""
+	fi
 	if [ "$shell" = 1 ]; then
 		echo "    -serial mon:stdio -serial file:ktap.log   (interactive, no timeout)"
 	else
@@ -109,12 +148,19 @@ command -v "$QEMU_BIN" >/dev/null 2>&1 ||
 require_tool timeout coreutils
 [ -f "$kernel" ] || die_rc "$E_QEMU" "no kernel for $SCENARIO: $kernel does not exist" \
 	"build it: make kernel SCENARIO=$SCENARIO (or scripts/build.sh --scenario $SCENARIO)"
+if [ "$HOST" = xen ]; then
+	[ -s "$XEN_IMAGE" ] || die_rc "$E_QEMU" "scenario $SCENARIO boots Xen, and $XEN_IMAGE does not exist" \
+		"scripts/setup.sh --for xen (as root: apt-get download + dpkg-deb -x of $XEN_PKG, never installed)"
+	# QEMU splits -initrd at commas and each module at its first space
+	case $resdir in *[,\ ]*) die_rc "$E_USAGE" "scenario $SCENARIO: the results dir '$resdir' has a comma or a space, which QEMU's -initrd list cannot carry" ;; esac
+fi
 
 mkdir -p "$resdir"
 resdir=$(cd "$resdir" && pwd)
 "$REPO_ROOT/qemu-boot/initramfs.sh" --scenario "$SCENARIO" --tests "$TESTS" --output "$resdir/initramfs.cpio.gz" ||
 	die_rc "$E_QEMU" "could not build the initramfs"
 cp "$kernel" "$resdir/bzImage"
+[ "$HOST" != xen ] || cp "$XEN_IMAGE" "$resdir/xen"
 cp "$OUT/.config" "$resdir/config" 2>/dev/null || true
 
 if [ "$ICOUNT" = 1 ]; then
@@ -132,10 +178,21 @@ else
 	accel_args=(-accel 'tcg,thread=multi')
 fi
 accel_args+=(-cpu "$(cpu_model "$accel")")
-cmd=("$QEMU_BIN" "${accel_args[@]}" -smp "$SMP" -m "$MEM" -nographic -no-reboot -nic none
-	-kernel "$resdir/bzImage" -initrd "$resdir/initramfs.cpio.gz" -append "$append")
+if [ "$HOST" = xen ]; then
+	cmd=("$QEMU_BIN" "${accel_args[@]}" -smp "$HOST_CPUS,maxcpus=$maxcpus" -m "$MEM" -nographic -no-reboot -nic none
+		-kernel "$resdir/xen" -append "$xen_append"
+		-initrd "$resdir/bzImage ${append//,/,,},$resdir/initramfs.cpio.gz")
+else
+	cmd=("$QEMU_BIN" "${accel_args[@]}" -smp "$SMP" -m "$MEM" -nographic -no-reboot -nic none
+		-kernel "$resdir/bzImage" -initrd "$resdir/initramfs.cpio.gz" -append "$append")
+fi
 if [ "$shell" = 1 ]; then
 	cmd+=(-serial mon:stdio -serial file:ktap.log)
+elif [ "$HOST" = xen ]; then
+	# Xen's console: logged to console.log, and a socket through which
+	# boot.sh can type Xen debug keys before it stops a hung guest
+	cmd+=(-monitor none -chardev 'socket,id=com1,path=com1.sock,server=on,wait=off,logfile=console.log'
+		-serial chardev:com1 -serial file:ktap.log)
 else
 	cmd+=(-monitor none -serial file:console.log -serial file:ktap.log)
 fi
@@ -160,16 +217,38 @@ fi
 
 : >"$resdir/console.log"
 : >"$resdir/ktap.log"
-info "booting $SCENARIO ($ARCH, $accel, smp $SMP, mem $MEM, timeout ${TIMEOUT}s ($timeout_why), TESTS='$TESTS') -> $resdir"
+info "booting $SCENARIO ($ARCH, $accel, ${HOST:+$HOST dom0, $HOST_CPUS pCPUs, }smp $SMP, mem $MEM, timeout ${TIMEOUT}s ($timeout_why), TESTS='$TESTS') -> $resdir"
 start=$(date +%s)
 (cd "$resdir" && exec timeout -k 10 "$TIMEOUT" "${cmd[@]}" </dev/null >"$resdir/qemu.out" 2>&1) &
 qpid=$!
 trap 'kill "$qpid" 2>/dev/null || true' EXIT
 trap 'status_done; warn "interrupted"; exit 130' INT TERM
-seen_exit="" last_report=$start killed_after_exit=0
+# xen_debug_keys: before the timeout stops a hung Xen guest, switch Xen's
+# serial input to Xen (Ctrl-A three times) and press '0': Xen dumps every
+# dom0 vCPU's registers and stack into console.log (symbolized below)
+xen_debug_keys() {
+	python3 - "$resdir/com1.sock" <<'PY' || warn "could not send Xen debug keys through $resdir/com1.sock"
+import socket, sys, time
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.settimeout(5)
+s.connect(sys.argv[1])
+s.sendall(b"\x01\x01\x01")
+time.sleep(1)
+s.sendall(b"0")
+time.sleep(6)
+s.close()
+PY
+}
+seen_exit="" last_report=$start killed_after_exit=0 keys_sent=0
 while kill -0 "$qpid" 2>/dev/null; do
 	now=$(date +%s)
 	el=$((now - start))
+	if [ "$HOST" = xen ] && [ "$keys_sent" = 0 ] && [ "$TIMEOUT" -gt 60 ] && [ "$el" -ge $((TIMEOUT - 20)) ] &&
+		! grep -aq 'COOL-EXIT:' "$resdir/console.log"; then
+		keys_sent=1
+		info "$SCENARIO: no COOL-EXIT $el s in: Xen debug key '0' (dom0 vCPU registers and stacks) before the timeout"
+		xen_debug_keys
+	fi
 	last=$(tail -c 2000 "$resdir/console.log" | tr -d '\r' | sed 's/\x1b\[[0-9;?]*[A-Za-z]//g' | tr -c '[:print:]\n' ' ' | grep -v '^[[:space:]]*$' | tail -n 1 || true)
 	status "[cool] $SCENARIO ${el}s/${TIMEOUT}s | $last"
 	if ! is_tty && [ $((now - last_report)) -ge 60 ]; then
@@ -201,6 +280,25 @@ jrc=0
 "$REPO_ROOT/qemu-boot/judge.sh" --kcsan-scope "$KCSAN_SCOPE" \
 	--known-warnings "$KNOWN_WARNINGS" "$resdir/console.log" >"$resdir/judge.txt" 2>&1 || jrc=$?
 
+# CONSOLE_EXPECT: lines the console must show (fixed strings, '|' between
+# them), each a case console.NAME (NAME: the string in lower case, runs of
+# other characters as '_'), "ok|not ok NAME<TAB>STRING" in console-expect.txt
+missing=''
+: >"$resdir/console-expect.txt"
+if [ -n "$CONSOLE_EXPECT" ]; then
+	IFS='|' read -r -a expects <<<"$CONSOLE_EXPECT"
+	for e in "${expects[@]}"; do
+		[ -n "$e" ] || continue
+		en=console.$(printf '%s' "$e" | tr '[:upper:]' '[:lower:]' | tr -c 'a-z0-9' '_' | sed 's/__*/_/g; s/^_//; s/_$//')
+		if tr -d '\r' <"$resdir/console.log" | grep -aqF -- "$e"; then
+			printf 'ok %s\t%s\n' "$en" "$e"
+		else
+			printf 'not ok %s\t%s\n' "$en" "$e"
+			missing="$missing '$e'"
+		fi >>"$resdir/console-expect.txt"
+	done
+fi
+
 if [ ! -s "$resdir/console.log" ] && [ "$qrc" != 0 ] && [ "$qrc" != 124 ] && [ "$qrc" != 137 ]; then
 	rc=$E_QEMU verdict=QEMU-FAIL
 	msg="QEMU failed to start (rc $qrc): $(head -n 3 "$resdir/qemu.out" | tr '\n' ' ')"
@@ -211,12 +309,23 @@ elif [ "$jrc" = "$E_BADNESS" ]; then
 elif [ -z "$guest_rc" ]; then
 	rc=$E_HANG verdict=NO-EXIT msg="guest stopped without COOL-EXIT (QEMU rc $qrc)"
 elif [ "$guest_rc" != 0 ]; then
-	rc=$E_FAIL verdict=FAIL msg="guest tests failed (COOL-EXIT: $guest_rc)"
+	rc=$E_FAIL verdict=FAIL msg="guest tests failed (COOL-EXIT: $guest_rc)${missing:+; the console lacks$missing}"
+elif [ -n "$missing" ]; then
+	rc=$E_FAIL verdict=FAIL msg="the console lacks$missing"
 else
 	rc=0 verdict=PASS msg="guest tests passed"
 fi
 if [ "$jrc" != 0 ] && [ "$verdict" != QEMU-FAIL ]; then
 	sed 's/^/[cool]   /' "$resdir/judge.txt" >&2
+fi
+# where the hung dom0's vCPUs were (the Xen debug key dump), symbolized
+if [ "$keys_sent" = 1 ] && [ -f "$OUT/System.map" ]; then
+	cp "$OUT/System.map" "$resdir/System.map"
+	awk -f "$REPO_ROOT/qemu-boot/xen-stacks.awk" "$resdir/System.map" "$resdir/console.log" >"$resdir/hang-stacks.txt"
+	if [ -s "$resdir/hang-stacks.txt" ]; then
+		info "$SCENARIO: dom0 vCPUs at the hang ($resdir/hang-stacks.txt):"
+		sed 's/^/[cool]   /' "$resdir/hang-stacks.txt" | head -n 60 >&2
+	fi
 fi
 [ "$killed_after_exit" = 0 ] || msg="$msg (QEMU had to be stopped after COOL-EXIT)"
 {
@@ -228,6 +337,12 @@ fi
 	echo "qemu_rc=$qrc"
 	echo "accel=$accel"
 	echo "cpu=$(cpu_model "$accel")"
+	if [ "$HOST" = xen ]; then
+		echo "host=xen"
+		echo "host_cpus=$HOST_CPUS"
+		echo "host_args=$xen_append"
+		echo "host_package=$(cat "${XEN_IMAGE%/*}/package" 2>/dev/null || echo unknown)"
+	fi
 	echo "boot_seconds=$elapsed"
 	echo "timeout=$TIMEOUT"
 	echo "timeout_why=$timeout_why"

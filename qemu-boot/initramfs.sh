@@ -12,8 +12,11 @@
 #                    tmpfs /tmp; sources /scenario.env; with cool.shell=1 on the
 #                    kernel command line: interactive shell on the console; else
 #                    'sh /selftests/run.sh $TESTS >/dev/ttyS1 2>&1', then
-#                    'COOL-EXIT: <rc>' on /dev/ttyS0 and /dev/ttyS1, power off.
+#                    'COOL-EXIT: <rc>' on the console (ttyS0; hvc0 under
+#                    Xen) and on /dev/ttyS1, power off.
 #   /scenario.env    SCENARIO ARCH SMP MEM TESTS EXPECT BOOT_ARGS (sh syntax),
+#                    COOL_CONSOLE (the console's tty: ttyS0, or hvc0 for
+#                    HOST=xen, whose dom0 console is Xen's),
 #                    and the COOL_SELFTEST_* knobs of the guest runner when set,
 #                    COOL_KNOWN_WARNINGS when the scenario has KNOWN_WARNINGS
 #   /modules/*.ko    every module built in $COOL_CACHE/out/NAME, flat
@@ -83,6 +86,8 @@ cp "$bb" "$root/bin/busybox"
 	for v in SCENARIO ARCH SMP MEM TESTS EXPECT BOOT_ARGS; do
 		printf '%s=%s\n' "$v" "$(shquote "${!v}")"
 	done
+	# the console's tty: Xen's console (hvc0) for a Xen dom0
+	printf 'COOL_CONSOLE=%s\n' "$([ "$HOST" = xen ] && echo hvc0 || echo ttyS0)"
 	# the guest runner's own knobs, when set on the host
 	for v in COOL_SELFTEST_ITERATIONS COOL_SELFTEST_IRQWAIT COOL_SELFTEST_IRQWAIT_WAIT; do
 		[ -z "${!v:-}" ] || printf 'export %s=%s\n' "$v" "$(shquote "${!v}")"
@@ -138,11 +143,12 @@ mount -t tmpfs tmpfs /tmp
 . /scenario.env
 export SCENARIO ARCH SMP MEM TESTS EXPECT BOOT_ARGS
 
-# Report on both serial ports, then end QEMU.  tinyconfig has no ACPI, so
-# poweroff would only halt: use reboot there, QEMU runs with -no-reboot.
+# Report on the console and the runner's port, then end QEMU.  tinyconfig
+# has no ACPI, so poweroff would only halt: use reboot there, QEMU runs with
+# -no-reboot.  A Xen dom0 powers off through Xen (ACPI S5).
 finish() {
 	echo "COOL-EXIT: $1" >/dev/ttyS1
-	echo "COOL-EXIT: $1" >/dev/ttyS0
+	echo "COOL-EXIT: $1" >"/dev/${COOL_CONSOLE:-ttyS0}"
 	sync
 	[ -d /sys/firmware/acpi ] && poweroff -f
 	reboot -f

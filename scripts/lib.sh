@@ -28,6 +28,12 @@ USER_TREE=0
 SCENARIO_DIR=$REPO_ROOT/qemu-boot/scenarios
 PATCH_DIR=${COOL_PATCH_DIR:-$REPO_ROOT/patches}
 VARIANT_DIR=$REPO_ROOT/qemu-boot/variants
+# The Xen hypervisor of the HOST=xen scenarios: Debian's package, fetched
+# with apt-get download and unpacked (never installed) by scripts/setup.sh
+# into $COOL_CACHE/xen/; XEN_IMAGE is its gunzipped multiboot ELF, what
+# QEMU's -kernel loads.
+XEN_PKG=xen-hypervisor-4.17-amd64
+XEN_IMAGE=$COOL_CACHE/xen/xen-4.17-amd64
 KPKG=linux-source-6.12
 KTARBALL=/usr/src/$KPKG.tar.xz
 BASE_BRANCH=base
@@ -117,13 +123,15 @@ list_scenarios() {
 
 # load_scenario NAME - source qemu-boot/scenarios/NAME.conf and apply defaults.
 # Sets: SCENARIO ARCH BASE FRAGMENTS SMP MEM TIMEOUT BOOT_ARGS TESTS EXPECT
-#       EXPECT_RC EXPECT_HANG_TOKEN KERNEL KCSAN_SCOPE KNOWN_WARNINGS HYPERVISOR
-#       BOOT_SECONDS ICOUNT STARVE_SHARE VARIANT OUT QEMU_BIN KARCH (kernel ARCH= value);
-#       with VARIANT, TREE is that variant's worktree (variant_tree).
+#       EXPECT_RC EXPECT_HANG_TOKEN EXPECT_FAIL CONSOLE_EXPECT KERNEL KCSAN_SCOPE KNOWN_WARNINGS HYPERVISOR
+#       BOOT_SECONDS ICOUNT STARVE_SHARE VARIANT HOST HOST_ARGS OUT QEMU_BIN
+#       KARCH (kernel ARCH= value); with VARIANT, TREE is that variant's
+#       worktree (variant_tree).
 # Environment overrides of the data: COOL_SMP COOL_MEM COOL_TIMEOUT
 # COOL_BOOT_ARGS COOL_TESTS COOL_HYPERVISOR COOL_ICOUNT
-# COOL_SELFTEST_STARVE_SHARE (prefixed so a stray ARCH=arm64 in a kernel
-# developer's environment cannot change a scenario).
+# COOL_SELFTEST_STARVE_SHARE COOL_HOST_CPUS COOL_HOST_ARGS (prefixed so a
+# stray ARCH=arm64 in a kernel developer's environment cannot change a
+# scenario).
 load_scenario() {
 	local name=$1 f
 	case $name in
@@ -132,8 +140,8 @@ load_scenario() {
 	f=$SCENARIO_DIR/$name.conf
 	[ -f "$f" ] || die_rc "$E_USAGE" "unknown scenario '$name' (no $f)" "scenarios: $(list_scenarios | tr '\n' ' ')"
 	ARCH=x86_64 BASE=tinyconfig FRAGMENTS='' SMP=4 MEM=1G TIMEOUT='' BOOT_ARGS='' TESTS='' EXPECT=''
-	EXPECT_RC=0 EXPECT_HANG_TOKEN='' KERNEL='' KCSAN_SCOPE='' KNOWN_WARNINGS='' HYPERVISOR=0 BOOT_SECONDS=30
-	ICOUNT=0 STARVE_SHARE='' LLVM=0 VARIANT=''
+	EXPECT_RC=0 EXPECT_HANG_TOKEN='' EXPECT_FAIL='' CONSOLE_EXPECT='' KERNEL='' KCSAN_SCOPE='' KNOWN_WARNINGS='' HYPERVISOR=0 BOOT_SECONDS=30
+	ICOUNT=0 STARVE_SHARE='' LLVM=0 VARIANT='' HOST='' HOST_ARGS='' HOST_CPUS=2
 	# shellcheck disable=SC1090
 	. "$f"
 	SCENARIO=$name
@@ -147,6 +155,9 @@ load_scenario() {
 	ICOUNT=${COOL_ICOUNT:-$ICOUNT}
 	case $ICOUNT in 0 | 1) ;; *) die_rc "$E_USAGE" "scenario $name: ICOUNT='$ICOUNT' is not 0 or 1" ;; esac
 	STARVE_SHARE=${COOL_SELFTEST_STARVE_SHARE:-$STARVE_SHARE}
+	HOST_CPUS=${COOL_HOST_CPUS:-$HOST_CPUS}
+	HOST_ARGS=${COOL_HOST_ARGS:-$HOST_ARGS}
+	case $HOST_CPUS in '' | *[!0-9]* | 0) die_rc "$E_USAGE" "scenario $name: HOST_CPUS='$HOST_CPUS' is not a positive number" ;; esac
 	# LLVM=1: the kernel's make LLVM=1 (clang, ld.lld, llvm-*); scenario
 	# data only, so that a scenario's build dir holds one compiler's objects
 	case $LLVM in 0) KMAKE_LLVM=() ;; 1) KMAKE_LLVM=(LLVM=1) ;; *) die_rc "$E_USAGE" "scenario $name: LLVM='$LLVM' is not 0 or 1" ;; esac
@@ -165,6 +176,12 @@ load_scenario() {
 	case $BOOT_SECONDS in '' | *[!0-9]*) die_rc "$E_USAGE" "scenario $name: BOOT_SECONDS='$BOOT_SECONDS' is not a number of seconds" ;; esac
 	case " $EXPECT_RC " in *' '*[!0-9\ ]*) die_rc "$E_USAGE" "scenario $name: EXPECT_RC='$EXPECT_RC' is not a list of boot.sh exit codes" ;; esac
 	case $KERNEL in *[!A-Za-z0-9_.-]*) die_rc "$E_USAGE" "scenario $name: bad KERNEL='$KERNEL'" ;; esac
+	[ -z "$EXPECT_FAIL" ] || [ "$EXPECT_RC" != 0 ] || die_rc "$E_USAGE" "scenario $name: EXPECT_FAIL needs an EXPECT_RC other than 0"
+	# HOST=xen: QEMU boots the Xen hypervisor, the kernel is its PV dom0
+	case $HOST in '' | xen) ;; *) die_rc "$E_USAGE" "scenario $name: HOST='$HOST' is not empty or xen" ;; esac
+	[ "$HOST" = xen ] || [ -z "$HOST_ARGS" ] || die_rc "$E_USAGE" "scenario $name: HOST_ARGS without HOST=xen"
+	case $SMP in '' | *[!0-9]* | 0) die_rc "$E_USAGE" "scenario $name: SMP='$SMP' is not a positive number" ;; esac
+	[ "$HOST" != xen ] || [ "$ARCH" = x86_64 ] || die_rc "$E_USAGE" "scenario $name: HOST=xen needs ARCH=x86_64 (Xen PV dom0 is 64-bit only)"
 	if [ -n "$VARIANT" ]; then
 		[ -d "$VARIANT_DIR/$VARIANT" ] || die_rc "$E_USAGE" "scenario $name: VARIANT=$VARIANT has no $VARIANT_DIR/$VARIANT"
 		[ "$USER_TREE" = 0 ] || die_rc "$E_USAGE" "scenario $name is a variant of the series (VARIANT=$VARIANT): it builds the harness's tree only" "unset COOL_TREE"

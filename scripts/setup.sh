@@ -3,17 +3,24 @@
 # any build starts.  Every make target that builds, boots or checks runs it
 # first (make setup), and so does .ci/run.  Fast no-op when all is there.
 #
-# Usage: scripts/setup.sh [--for WHAT] [--dry-run] [--help]
-#   --for WHAT   run|matrix|check|bench|send|all: which package set (default
+# Usage: scripts/setup.sh [--for WHAT] [--scenario A,B] [--dry-run] [--help]
+#   --for WHAT   run|xen|matrix|check|bench|send|all: which package set (default
 #                run; env COOL_SETUP_FOR).  run = build + boot + test (make,
-#                make test); matrix adds clang, lld and llvm (scenarios with
-#                LLVM=1); check adds checkpatch's python modules and b4; bench
-#                adds gnuplot and the clang tools; send adds b4; all is
-#                everything.
+#                make test); xen adds the Xen hypervisor (below); matrix adds
+#                clang, lld and llvm (scenarios with LLVM=1) and Xen; check
+#                adds checkpatch's python modules and b4; bench adds gnuplot,
+#                the clang tools and Xen; send adds b4; all is everything.
+#   --scenario A,B  the scenarios about to run (make: SCENARIO): one with
+#                HOST=xen adds the Xen hypervisor to the set
 #   --dry-run    print what is missing and the apt-get command, change nothing
 #
 # Also: the pristine tree (scripts/tree.sh) and the i386 busybox
 # (busybox-static:i386, unpacked into $COOL_CACHE/i386/) when the run set asks.
+# Xen (for the HOST=xen scenarios): Debian's xen-hypervisor-4.17-amd64 is
+# fetched with apt-get download and unpacked with dpkg-deb -x into
+# $COOL_CACHE/xen/, its xen-4.17-amd64.gz gunzipped there (what QEMU's
+# -kernel loads); it is never installed, since installing it pulls in
+# Recommends that change GRUB and start daemons on the host.
 # One apt-get update per call (a second try if it fails; a failed update
 # does not stop the install), only when something is missing.
 #
@@ -23,11 +30,13 @@ set -eu
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-what=${COOL_SETUP_FOR:-run} dry_run=0
+what=${COOL_SETUP_FOR:-run} dry_run=0 scenarios=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--for) [ $# -ge 2 ] || usage_error "--for needs a value"; what=$2; shift ;;
 	--for=*) what=${1#*=} ;;
+	--scenario | --scenarios) [ $# -ge 2 ] || usage_error "$1 needs a value"; scenarios=$2; shift ;;
+	--scenario=* | --scenarios=*) scenarios=${1#*=} ;;
 	--dry-run) dry_run=1 ;;
 	-h | --help) show_help; exit 0 ;;
 	*) usage_error "unknown option $1" ;;
@@ -42,14 +51,21 @@ run_pkgs=(linux-source-6.12 linux-config-6.12 qemu-system-x86 busybox-static cca
 check_pkgs=(python3-ply python3-git b4)
 bench_pkgs=(gnuplot-nox)
 llvm_pkgs=(clang lld llvm)
+need_xen=0
 case $what in
 run) pkgs=("${run_pkgs[@]}") ;;
-matrix) pkgs=("${run_pkgs[@]}" "${llvm_pkgs[@]}") ;;
+xen) pkgs=("${run_pkgs[@]}") need_xen=1 ;;
+matrix) pkgs=("${run_pkgs[@]}" "${llvm_pkgs[@]}") need_xen=1 ;;
 check | send) pkgs=("${run_pkgs[@]}" "${check_pkgs[@]}") ;;
-bench) pkgs=("${run_pkgs[@]}" "${bench_pkgs[@]}" "${llvm_pkgs[@]}") ;;
-all) pkgs=("${run_pkgs[@]}" "${check_pkgs[@]}" "${bench_pkgs[@]}" "${llvm_pkgs[@]}") ;;
-*) usage_error "--for wants run, matrix, check, bench, send or all, got '$what'" ;;
+bench) pkgs=("${run_pkgs[@]}" "${bench_pkgs[@]}" "${llvm_pkgs[@]}") need_xen=1 ;;
+all) pkgs=("${run_pkgs[@]}" "${check_pkgs[@]}" "${bench_pkgs[@]}" "${llvm_pkgs[@]}") need_xen=1 ;;
+*) usage_error "--for wants run, xen, matrix, check, bench, send or all, got '$what'" ;;
 esac
+IFS=', ' read -r -a scenario_list <<<"$scenarios"
+for s in ${scenario_list[@]+"${scenario_list[@]}"}; do
+	h=$(load_scenario "$s" && echo "$HOST") || exit "$E_USAGE"
+	[ "$h" != xen ] || need_xen=1
+done
 
 missing=()
 for p in "${pkgs[@]}"; do
@@ -64,6 +80,7 @@ if [ "$dry_run" = 1 ]; then
 		echo "setup: all ${#pkgs[@]} packages of '$what' installed"
 	fi
 	[ -x "$i386_bb" ] || echo "setup: busybox-static:i386 -> $i386_bb"
+	[ "$need_xen" = 0 ] || [ -s "$XEN_IMAGE" ] || echo "setup: $XEN_PKG (apt-get download, dpkg-deb -x) -> $XEN_IMAGE"
 	"$REPO_ROOT/scripts/tree.sh" --dry-run 2>/dev/null || echo "setup: make tree"
 	exit 0
 fi
@@ -111,6 +128,31 @@ if [ ! -x "$i386_bb" ]; then
 		die "could not fetch busybox-static:i386"
 	mkdir -p "$COOL_CACHE/i386"
 	cp "$tmp/x/bin/busybox" "$i386_bb"
+fi
+
+# The hypervisor of the HOST=xen scenarios, downloaded and unpacked, never
+# installed (its Recommends change GRUB and add daemons).
+if [ "$need_xen" = 1 ] && [ ! -s "$XEN_IMAGE" ]; then
+	xdir=${XEN_IMAGE%/*}
+	if [ "$(id -u)" != 0 ]; then
+		printf '%s: error: no Xen hypervisor in %s; as root: mkdir -p %s && cd %s && apt-get download %s && dpkg-deb -x %s_*.deb pkg && gunzip -c pkg/boot/xen-4.17-amd64.gz > %s\n' \
+			"$PROG" "$XEN_IMAGE" "$xdir" "$xdir" "$XEN_PKG" "$XEN_PKG" "$XEN_IMAGE" >&2
+		exit "$E_SETUP"
+	fi
+	info "fetching $XEN_PKG (download and unpack only) into $xdir/"
+	xtmp=$(mktemp -d)
+	chmod 755 "$xtmp" # apt-get download runs as _apt
+	if ! (cd "$xtmp" && apt-get download "$XEN_PKG" >&2 && dpkg-deb -x "$XEN_PKG"_*.deb pkg &&
+		gunzip -c pkg/boot/xen-4.17-amd64.gz >xen.elf); then
+		rm -rf "$xtmp"
+		die "could not fetch $XEN_PKG" "apt-get download $XEN_PKG needs a bookworm package list (apt-get update)"
+	fi
+	mkdir -p "$xdir"
+	for f in "$xtmp"/"$XEN_PKG"_*.deb; do echo "${f##*/}"; done >"$xdir/package"
+	cp "$xtmp/pkg/boot/xen-4.17-amd64.config" "$xdir/" 2>/dev/null || true
+	mv "$xtmp/xen.elf" "$XEN_IMAGE"
+	rm -rf "$xtmp"
+	info "Xen: $XEN_IMAGE ($(cat "$xdir/package"))"
 fi
 
 "$REPO_ROOT/scripts/tree.sh"

@@ -97,20 +97,23 @@ subtest() {
 	! grep -aq '^COOL-EXIT:' "$dir/console.log" 2>/dev/null || booted=1
 	awk -v name="$name" -v jok="$judge_ok" -v jfile="$dir/judge.txt" -v nwarn="$nwarn" \
 		-v wfile="$dir/warnings.txt" -v booted="$booted" -v verdict="$verdict" \
-		-v console="$dir/console.log" -v qemuout="$dir/qemu.out" \
+		-v console="$dir/console.log" -v qemuout="$dir/qemu.out" -v efile="$dir/console-expect.txt" \
 		-f "$REPO_ROOT/selftests/scenario-ktap.awk" "$dir/ktap.log"
 }
 
 # A scenario whose pass is a failing boot (EXPECT_RC, a negative control of
-# the harness itself): whether boot.sh reported what was expected, and, for
-# a hang (EXPECT_HANG_TOKEN), whether the results streamed before it were
-# kept and the hang names the token that was running.  Prints "pass fail
+# the harness itself or of a test): whether boot.sh reported what was
+# expected, and, for a hang (EXPECT_HANG_TOKEN), whether the results
+# streamed before it were kept and the hang names the token that was
+# running; each case of EXPECT_FAIL must have failed ("not ok"), so that a
+# run that fails for another reason does not count.  Prints "pass fail
 # skip" on fd 3 like subtest.
 expected_outcome() {
-	local name=$1 dir=$2 rc=$3 verdict=$4 ok=0 c n=1 p=0 f=0 merged
+	local name=$1 dir=$2 rc=$3 verdict=$4 ok=0 c n=1 k p=0 f=0 merged
 	for c in $EXPECT_RC; do [ "$c" != "$rc" ] || ok=1; done
 	merged=$(subtest "$name" "$dir" 0 "$verdict" 3>/dev/null)
 	[ -z "$EXPECT_HANG_TOKEN" ] || n=3
+	for c in $EXPECT_FAIL; do n=$((n + 1)); done
 	{
 		echo "    KTAP version 1"
 		echo "    # Subtest: $name"
@@ -136,6 +139,15 @@ expected_outcome() {
 				echo "    not ok 3 hang_names_running_token"; f=$((f + 1))
 			fi
 		fi
+		k=$((${EXPECT_HANG_TOKEN:+2} + 1))
+		for c in $EXPECT_FAIL; do
+			k=$((k + 1))
+			if printf '%s\n' "$merged" | grep -E '^    not ok [0-9]+ ' | cut -d' ' -f8 | grep -qxF -- "$c"; then
+				echo "    ok $k expected_fail.$c"; p=$((p + 1))
+			else
+				echo "    not ok $k expected_fail.$c"; f=$((f + 1))
+			fi
+		done
 	} >"$run_dir/.expected"
 	tee -a "$run_dir/ktap.log" <"$run_dir/.expected"
 	rm -f "$run_dir/.expected"
@@ -256,12 +268,16 @@ for s in "${list[@]}"; do
 		else
 			subtest "$s" "$dir" "$judge_ok" "$verdict" 3>"$run_dir/.counts" | tee -a "$run_dir/ktap.log"
 			read -r p fl sk <"$run_dir/.counts"
-			guest_cases=$((guest_cases + p + fl + sk - 3))
+			# the host's cases: booted, kernel_log_clean,
+			# build_no_warnings and those of CONSOLE_EXPECT
+			nhost=3
+			[ ! -s "$dir/console-expect.txt" ] || nhost=$((3 + $(grep -c . "$dir/console-expect.txt")))
+			guest_cases=$((guest_cases + p + fl + sk - nhost))
 			guest_skips=$((guest_skips + sk))
 			# the guest passed but a harness case (build_no_warnings,
 			# kernel_log_clean) failed: the scenario did not pass
 			[ "$fl" = 0 ] || [ "$verdict" != PASS ] || verdict=FAIL
-			if [ $((p + fl + sk - 3)) -le 0 ] && [ "$verdict" = PASS ]; then
+			if [ $((p + fl + sk - nhost)) -le 0 ] && [ "$verdict" = PASS ]; then
 				verdict=NO-CASES
 				emit "    # the guest runner reported no test case"
 			fi

@@ -3,7 +3,7 @@
 # Used by selftests/run.sh; tested by selftests/host/ktap-test.sh.
 #
 #   awk -v name=S -v booted=0|1 -v verdict=V -v jok=0|1 -v jfile=F \
-#       -v nwarn=N -v wfile=F -v console=F -v qemuout=F \
+#       -v nwarn=N -v wfile=F -v console=F -v qemuout=F [-v efile=F] \
 #       -f selftests/scenario-ktap.awk ktap.log
 #
 # The guest prints each result the moment a case ends, "# running: TOKEN"
@@ -14,8 +14,11 @@
 # token that was running becomes "not ok N TOKEN # TIMEOUT" (verdict HANG)
 # or "# CRASH" (otherwise); a guest that printed nothing at all gets
 # "not ok 1 boot # <verdict>" with QEMU's first message lines.
-# Then three cases of the host: booted, kernel_log_clean, build_no_warnings
-# (the last two skipped, never passed, when the kernel did not boot).
+# Then the cases of the lines the console had to show (efile: boot.sh's
+# console-expect.txt, "ok|not ok console.NAME<TAB>STRING" lines; skipped
+# when the kernel did not boot) and three cases of the host: booted,
+# kernel_log_clean, build_no_warnings (the last two skipped, never passed,
+# when the kernel did not boot).
 # Output: the subtest, indented 4; "pass fail skip" of its cases on fd 3.
 
 function emit(line) { body[++nb] = line }
@@ -87,10 +90,24 @@ END {
 		}
 	}
 	n = (plan > maxn) ? plan : maxn
+	# the lines the console had to show (boot.sh, CONSOLE_EXPECT)
+	ne = 0
+	if (efile != "")
+		while ((getline l < efile) > 0) {
+			if (l !~ /^(not )?ok [^\t]+\t/) continue
+			et = index(l, "\t")
+			ename[++ne] = substr(l, 1, et - 1); sub(/^(not )?ok /, "", ename[ne])
+			eok[ne] = (l !~ /^not /); estr[ne] = substr(l, et + 1)
+		}
 	print "    KTAP version 1"
 	print "    # Subtest: " name
-	print "    1.." n + 3
+	print "    1.." n + ne + 3
 	for (i = 1; i <= nb; i++) print "    " body[i]
+	for (i = 1; i <= ne; i++) {
+		if (booted != 1) { print "    ok " ++n " " ename[i] " # SKIP the kernel did not boot"; skip++ }
+		else if (eok[i]) { print "    ok " ++n " " ename[i]; pass++ }
+		else { print "    # the console does not show '" estr[i] "'"; print "    not ok " ++n " " ename[i]; fail++ }
+	}
 	while ((getline l < jfile) > 0) print "    # " l
 	if (booted == 1) { print "    ok " n + 1 " booted"; pass++ }
 	else { print "    not ok " n + 1 " booted # no COOL-EXIT on the console"; fail++ }

@@ -3,8 +3,9 @@
 # on synthetic guest and console logs (a clean run, a hang in the middle of
 # a test module, a hang in a runner token, a crash, a kernel that never
 # booted) and selftests/ktap2json.awk on the result (valid JSON, statuses,
-# durations, figures), and the guest runner's kunit token on a synthetic
-# KUnit log.  Part of 'make host-test'.
+# durations, figures), the cases of the lines a console must show
+# (CONSOLE_EXPECT), and the guest runner's kunit and lockevents tokens on
+# a synthetic KUnit log and lock event counts.  Part of 'make host-test'.
 #
 # Usage: selftests/host/ktap-test.sh [--help]
 # Stdout: KTAP, then "N passed, N failed".
@@ -112,6 +113,23 @@ has noboot '# qemu: qemu-system-x86_64: -m 99T'; ok_if noboot_qemu_message $?
 has noboot '^    not ok 1 boot # QEMU-FAIL'; ok_if noboot_boot_fails $?
 p=$(cut -d' ' -f1 "$tmp/noboot.counts")
 ok_if noboot_passes_nothing "$([ "$p" = 0 ] && echo 0 || echo 1)" "pass count $p"
+
+# The lines the console had to show (boot.sh's console-expect.txt,
+# CONSOLE_EXPECT): a case each, after the guest's, before booted; skipped
+# when the kernel did not boot.
+printf 'ok console.hypervisor_detected_xen_pv\tHypervisor detected: Xen PV\nnot ok console.xen_pv_spinlocks_enabled\txen: PV spinlocks enabled\n' >"$tmp/expect.txt"
+cp "$tmp/clean.ktap" "$tmp/expect.ktap"
+cp "$tmp/clean.console" "$tmp/expect.console"
+: >"$tmp/expect.qemu"
+: >"$tmp/judge.txt"
+awk -v name=expect -v jok=1 -v jfile="$tmp/judge.txt" -v nwarn=0 -v wfile=none -v booted=1 -v verdict=PASS \
+	-v console="$tmp/expect.console" -v qemuout="$tmp/expect.qemu" -v efile="$tmp/expect.txt" \
+	-f "$awkf" "$tmp/expect.ktap" 3>"$tmp/expect.counts" >"$tmp/expect.out"
+has expect '^    1\.\.7$' && has expect '^    ok 3 console.hypervisor_detected_xen_pv$' &&
+	has expect "^    # the console does not show 'xen: PV spinlocks enabled'$" &&
+	has expect '^    not ok 4 console.xen_pv_spinlocks_enabled$' && has expect '^    ok 5 booted$' &&
+	[ "$(counts expect)" = "6 1 0" ]
+ok_if console_expect_cases "$?" "counts $(counts expect): $(tr '\n' ' ' <"$tmp/expect.out")"
 
 # results.json of a run made of these scenarios
 {
