@@ -8,8 +8,10 @@ COOL_CACHE ?= $(HOME)/.cache/cool-spinlock
 export COOL_CACHE JOBS
 
 # What CI runs (make test) and what it cannot fit in its 90 minutes (make matrix).
-TEST_SCENARIOS = stock,cool,fairness,cool-tas,fairness-tas,i386,none-hardened,kasan,hang
-MATRIX_SCENARIOS = fairness-i386,clang-cool,xenpv,preempt-none,preempt-voluntary,preempt-full,dyn-none,dyn-full,hardening,framepointer,noibt,debian,lockdep,kcsan,sweep-guess,sweep-fp,cool8,stock8,nopvspin
+TEST_SCENARIOS = stock,cool,fairness,cool-tas,fairness-tas,i386,none-hardened,kasan,xen,hang
+MATRIX_SCENARIOS = fairness-i386,clang-cool,xenpv,preempt-none,preempt-voluntary,preempt-full,dyn-none,dyn-full,hardening,framepointer,noibt,debian,lockdep,kcsan,sweep-guess,sweep-fp,cool8,stock8,nopvspin,xen-stock,xen-rawirq,xen-1vcpu
+# make setup checks what the scenarios about to run need (Xen for xen*)
+SETUP_SCENARIOS = $(if $(filter test,$(MAKECMDGOALS)),$(TEST_SCENARIOS),$(SCENARIO))
 
 RUN_OPTS = $(if $(TESTS),--tests '$(TESTS)')
 
@@ -22,7 +24,7 @@ matrix:
 	scripts/setup.sh --for matrix
 	selftests/run.sh --scenario $(MATRIX_SCENARIOS) $(RUN_OPTS)
 setup:
-	scripts/setup.sh --scenario $(SCENARIO)
+	scripts/setup.sh --scenario $(SETUP_SCENARIOS)
 lint:
 	scripts/lint.sh
 host-test:

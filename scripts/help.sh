@@ -15,7 +15,8 @@ cool-spinlock harness.  Targets:
   make test           what CI checks: lint, host-test, then the scenarios of TEST_SCENARIOS
                       (stock cool fairness cool-tas fairness-tas i386 none-hardened kasan hang)
   make matrix         the configurations make test has no time for (MATRIX_SCENARIOS: static
-                      preemption models, frame pointers, IBT off, Debian's config, lockdep, KCSAN, sweeps)
+                      preemption models, frame pointers, IBT off, Debian's config, lockdep, KCSAN, sweeps,
+                      the Xen PV dom0 scenarios xen-stock, xen-rawirq, xen-1vcpu)
   make tree           unpack Debian's linux-source-6.12 as a git repo (no-op when present)
   make series         branch 'cool' = base tag + patches/*.patch (no-op when unchanged)
   make config         configure SCENARIO and check every requested option stuck
@@ -49,7 +50,12 @@ over the defaults):
   COOL_TIMEOUT=s            guest timeout (default: the scenario's TIMEOUT, else computed: the
                             tokens' declared seconds + BOOT_SECONDS, x3, x host slow-down)
   COOL_CALIBRATE_REF_MS=ms  the host slow-down loop's time on an idle CI machine (default 300)
-  COOL_ACCEL=kvm|tcg        force the accelerator (default auto: KVM if a probe boot works)
+  COOL_ACCEL=kvm|tcg        force the accelerator (default auto: KVM if a probe boot works; a Xen
+                            host under TCG runs single-threaded)
+  COOL_HOST=native|xen      boot a HOST=xen scenario's kernel without Xen, or under it (default:
+                            the scenario's HOST)
+  COOL_HOST_CPUS=n COOL_HOST_ARGS='...'  Xen's pCPUs (QEMU -smp, default 2) and more of Xen's
+                            command line (default: the scenario's, dom0_mem=1024M)
   COOL_BOOT_ARGS='...'      kernel command line (default: the scenario's BOOT_ARGS)
   COOL_TESTS='tokens'       guest runner tokens (default: the scenario's TESTS)
   COOL_HYPERVISOR=0|1       CPUID hypervisor bit of the guest (default: the scenario's, 0)
@@ -62,14 +68,17 @@ over the defaults):
   COOL_SELFTEST_STARVE_SHARE=n  irq_starve(_rw) want 1/n of a queued waiter's acquisitions (default:
                             the scenario's STARVE_SHARE, 2 in fairness*, else 0: measure only)
   COOL_KCSAN_SCOPE=regex    KCSAN reports judged (default: the scenario's KCSAN_SCOPE)
-  COOL_SETUP_FOR=run|check|bench|send|all  package set of make setup (default run)
+  COOL_SETUP_FOR=run|xen|matrix|check|bench|send|all  package set of make setup (default run; xen,
+                            matrix, bench and all, or a HOST=xen SCENARIO, also fetch Debian's Xen)
   COOL_CHECK_ONLY=list      make check steps (default checkpatch,apply,bisect,warnings,maintainers,lint)
-  COOL_BENCH_ONLY=list      make bench sections (default callers,text,pathlen,irqlat,scaling,throughput,irqwait)
+  COOL_BENCH_ONLY=list      make bench sections (default callers,text,pathlen,irqlat,scaling,throughput,irqwait;
+                            also clang, xen)
   COOL_BENCH_DEFCONFIG=1    make bench: also x86_64_defconfig text (default 0)
   COOL_BENCH_DEBIAN=1       make bench: also Debian's cloud-amd64 config text (default 0)
   COOL_SMP_LIST, COOL_ICOUNT_SMP_LIST, COOL_IRQWAIT_LIST, COOL_TORTURE_SECS  make bench lists
   COOL_BENCH_REPEATS=n COOL_WORKLOAD_ITERS=n  make bench callers: boots per kernel (5), lockload iterations (2000)
   COOL_TORTURE_REPEATS=n    make bench scaling/throughput: boots per kernel and vCPU count (5)
+  COOL_XEN_REPEATS=n        make bench xen: path length boots per kernel and host (3)
   COOL_SOAK_MINUTES=n COOL_SOAK_SCENARIOS='...'  make soak (default 10, the soak matrix)
 Exit codes of make setup: 0 ready, 1 install failed, 7 packages missing and not root.
 TXT

@@ -129,9 +129,10 @@ list_scenarios() {
 #       worktree (variant_tree).
 # Environment overrides of the data: COOL_SMP COOL_MEM COOL_TIMEOUT
 # COOL_BOOT_ARGS COOL_TESTS COOL_HYPERVISOR COOL_ICOUNT
-# COOL_SELFTEST_STARVE_SHARE COOL_HOST_CPUS COOL_HOST_ARGS (prefixed so a
-# stray ARCH=arm64 in a kernel developer's environment cannot change a
-# scenario).
+# COOL_SELFTEST_STARVE_SHARE COOL_HOST (xen, or native: a HOST=xen
+# scenario's kernel booted without Xen) COOL_HOST_CPUS COOL_HOST_ARGS
+# (prefixed so a stray ARCH=arm64 in a kernel developer's environment
+# cannot change a scenario).
 load_scenario() {
 	local name=$1 f
 	case $name in
@@ -155,8 +156,12 @@ load_scenario() {
 	ICOUNT=${COOL_ICOUNT:-$ICOUNT}
 	case $ICOUNT in 0 | 1) ;; *) die_rc "$E_USAGE" "scenario $name: ICOUNT='$ICOUNT' is not 0 or 1" ;; esac
 	STARVE_SHARE=${COOL_SELFTEST_STARVE_SHARE:-$STARVE_SHARE}
+	# COOL_HOST=native boots a HOST=xen scenario's kernel on QEMU itself,
+	# without the console lines the scenario expects from Xen
+	case ${COOL_HOST:-} in '') ;; native) HOST='' HOST_ARGS='' CONSOLE_EXPECT='' ;; xen) HOST=xen ;;
+	*) die_rc "$E_USAGE" "COOL_HOST='$COOL_HOST' is not native or xen" ;; esac
 	HOST_CPUS=${COOL_HOST_CPUS:-$HOST_CPUS}
-	HOST_ARGS=${COOL_HOST_ARGS:-$HOST_ARGS}
+	[ -z "$HOST" ] || HOST_ARGS=${COOL_HOST_ARGS:-$HOST_ARGS}
 	case $HOST_CPUS in '' | *[!0-9]* | 0) die_rc "$E_USAGE" "scenario $name: HOST_CPUS='$HOST_CPUS' is not a positive number" ;; esac
 	# LLVM=1: the kernel's make LLVM=1 (clang, ld.lld, llvm-*); scenario
 	# data only, so that a scenario's build dir holds one compiler's objects
