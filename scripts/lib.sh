@@ -147,9 +147,17 @@ load_scenario() {
 	ICOUNT=${COOL_ICOUNT:-$ICOUNT}
 	case $ICOUNT in 0 | 1) ;; *) die_rc "$E_USAGE" "scenario $name: ICOUNT='$ICOUNT' is not 0 or 1" ;; esac
 	STARVE_SHARE=${COOL_SELFTEST_STARVE_SHARE:-$STARVE_SHARE}
-	# LLVM=1: the kernel's make LLVM=1 (clang, ld.lld, llvm-*); scenario
+	# LLVM=1: the kernel's make LLVM=1 (clang, ld.lld, llvm-*); LLVM=-19:
+	# make LLVM=-19 (clang-19, ld.lld-19, llvm-*-19, Debian's versioned
+	# packages; LLVM_SUFFIX is the -19); scenario
 	# data only, so that a scenario's build dir holds one compiler's objects
-	case $LLVM in 0) KMAKE_LLVM=() ;; 1) KMAKE_LLVM=(LLVM=1) ;; *) die_rc "$E_USAGE" "scenario $name: LLVM='$LLVM' is not 0 or 1" ;; esac
+	LLVM_SUFFIX=''
+	case $LLVM in
+	0) KMAKE_LLVM=() ;;
+	1) KMAKE_LLVM=(LLVM=1) ;;
+	-[1-9] | -[1-9][0-9]) KMAKE_LLVM=("LLVM=$LLVM") LLVM_SUFFIX=$LLVM ;;
+	*) die_rc "$E_USAGE" "scenario $name: LLVM='$LLVM' is not 0, 1 or -VERSION (as -19)" ;;
+	esac
 	case $STARVE_SHARE in *[!0-9]*) die_rc "$E_USAGE" "scenario $name: STARVE_SHARE='$STARVE_SHARE' is not a number" ;; esac
 	case $ARCH in
 	x86_64) KARCH=x86 QEMU_BIN=qemu-system-x86_64 ;; # ARCH=x86 + CONFIG_64BIT=y fragment, as a plain "make tinyconfig" on an x86 host

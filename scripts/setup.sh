@@ -41,7 +41,7 @@ run_pkgs=(linux-source-6.12 linux-config-6.12 qemu-system-x86 busybox-static cca
 	git rsync shellcheck)
 check_pkgs=(python3-ply python3-git b4)
 bench_pkgs=(gnuplot-nox)
-llvm_pkgs=(clang lld llvm)
+llvm_pkgs=(clang lld llvm clang-19 lld-19 llvm-19)
 case $what in
 run) pkgs=("${run_pkgs[@]}") ;;
 matrix) pkgs=("${run_pkgs[@]}" "${llvm_pkgs[@]}") ;;
