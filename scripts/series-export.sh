@@ -1,13 +1,17 @@
 #!/bin/bash
-# series-export.sh - regenerate patches/ from the workspace branch.
+# series-export.sh - regenerate a kernel's series from its workspace branch.
 #
-# Usage: scripts/series-export.sh [--branch B] [--worktree DIR] [--dry-run] [--help]
+# Usage: scripts/series-export.sh [--kernel VER] [--branch B] [--dry-run] [--help]
+#   --kernel VER  7.3 (patches/) or 6.12 (patches/6.12/); env KERNEL,
+#                 default scripts/lib.sh COOL_DEFAULT_KERNEL
 #
-# Runs 'git format-patch --base=<tag>' on <tag>..B in the kernel tree (the
+# Runs 'git format-patch --base=<tag>' on <tag>..B in the kernel's tree (the
 # branch you develop the series on; default 'dev', whose worktree is
-# $COOL_CACHE/src/linux-dev if present) and replaces patches/[0-9]*.patch
-# with the result, then writes the cover letter (scripts/cover-letter.sh: the
-# prose of docs/cover-letter.in, the numbers of docs/data/bench.txt).
+# $COOL_CACHE/src/linux-dev-<ver> by convention) and replaces the kernel's
+# [0-9]*.patch with the result, then writes its cover letter
+# (scripts/cover-letter.sh: the prose of docs/cover-letter.in for 7.3,
+# docs/cover-letter-<ver>.in for a backport, the numbers of
+# docs/data/bench.txt).
 # The patches carry the identity of whoever exports them: author and
 # Signed-off-by become git's user.name / user.email (git config, as in the
 # repo), the branch's own author lines and sign-offs of that author are
@@ -25,6 +29,8 @@ branch=${COOL_DEV_BRANCH:-dev}
 dry_run=0
 while [ $# -gt 0 ]; do
 	case $1 in
+	--kernel) [ $# -ge 2 ] || usage_error "--kernel needs a value"; select_kernel "$2"; shift ;;
+	--kernel=*) select_kernel "${1#*=}" ;;
 	--branch) branch=${2:?--branch needs a value}; shift ;;
 	--dry-run) dry_run=1 ;;
 	-h | --help) show_help; exit 0 ;;
@@ -36,7 +42,7 @@ refuse_user_tree "make series-export"
 
 tag=$(base_tag)
 tree_git rev-parse -q --verify "refs/heads/$branch" >/dev/null ||
-	die "no branch '$branch' in $TREE" "create it with: git -C $TREE worktree add -b $branch ../linux-dev $tag"
+	die "no branch '$branch' in $TREE" "create it with: git -C $TREE worktree add -b $branch ../linux-dev-$KVER $tag"
 count=$(tree_git rev-list --count "$tag..$branch")
 [ "$count" -gt 0 ] || die "branch '$branch' has no commits on top of $tag"
 
