@@ -27,7 +27,7 @@ runs = $(if $(KERNEL),$(filter $(KERNEL):%,$(1)),$(1))
 
 RUN_OPTS = $(if $(TESTS),--tests '$(TESTS)')
 
-.PHONY: all test matrix setup lint host-test tree series config kernel boot check check-bisect bench soak send series-export clean help
+.PHONY: all test matrix setup lint host-test tree series config kernel boot check check-bisect bench soak send series-export kunit clean help
 all: setup
 	selftests/run.sh --scenario $(SCENARIO) $(RUN_OPTS)
 test: setup lint host-test
@@ -42,6 +42,7 @@ lint:
 host-test:
 	selftests/host/judge-test.sh
 	selftests/host/ktap-test.sh
+	selftests/host/kernel-test.sh
 tree: setup
 series: setup
 	scripts/series.sh

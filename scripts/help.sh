@@ -27,7 +27,8 @@ cat <<'TXT'
   make boot           build, then boot SCENARIO with an interactive shell (Ctrl-A x quits)
   make lint           shellcheck -S style on every script
   make host-test      the console judge on synthetic logs (badness, hang, KCSAN scope) and
-                      what a run keeps (hang mid-module, crash, no boot, results.json)
+                      what a run keeps (hang mid-module, crash, no boot, results.json), and the
+                      kernel knob (which kernel, scenario, fragments, build dirs; dry runs only)
   make check          checkpatch --strict, git am on pristine, every patch built and booted, new warnings,
                       get_maintainer recipients, shellcheck (KTAP, N passed, N failed)
   make check-bisect   only: every patch builds and boots (locktorture) with COOL on and off
