@@ -139,7 +139,11 @@ misses=$(awk '
 if [ -n "$misses" ]; then
 	printf '%s\n' "$misses" | sed "s/^/$PROG: /" >&2
 	hint="missing dependency or option not in this tree (series applied? see 'make series'); check with: make -C $TREE O=$OUT menuconfig"
-	[ -z "$dropped" ] || hint="the $KVER series (${PATCH_DIR#"$REPO_ROOT"/}/) is empty: a scenario with COOL on has nothing to build on $KVER yet"
+	if [ -n "$dropped" ] && printf '%s\n' "$misses" | grep -q 'CONFIG_COOL_'; then
+		hint="the $KVER series (${PATCH_DIR#"$REPO_ROOT"/}/) is empty: a scenario with COOL on has nothing to build on $KVER yet"
+	elif printf '%s\n' "$misses" | grep -q 'absent from .config'; then
+		hint="$hint; a symbol kernel $KVER does not have is said per kernel, in qemu-boot/configs/$KVER/<fragment name>"
+	fi
 	die_rc "$E_BADNESS" "scenario $SCENARIO on $KVER: $(printf '%s\n' "$misses" | wc -l) requested option(s) did not survive olddefconfig" "$hint"
 fi
 echo "$want" >"$stamp"
