@@ -51,6 +51,10 @@ COOL_DEFAULT_KERNEL=6.12
 # The kernel asked for (make KERNEL=, environment), before any default.
 KERNEL_ASKED=${KERNEL:-}
 
+# Exit codes shared by the scripts (each script documents the ones it uses).
+# 0, 1 and 4 mean what they mean to kselftest (pass, fail, skip); kselftest
+# has no 2, 3, 5, 6 or 7 of its own (its 2 and 3, xfail and xpass, are not
+# used here).  The table is in docs/harness.md.
 readonly E_OK=0 E_FAIL=1 E_BADNESS=2 E_HANG=3 E_SKIP=4 E_USAGE=5 E_QEMU=6 E_SETUP=7
 
 # Messages go to stderr so stdout stays machine-readable (KTAP).
