@@ -25,7 +25,10 @@ MATRIX_RUNS = 7.3:cool 7.3:i386 7.3:kasan 7.3:hang 7.3:fairness 7.3:preempt-full
 # runs LIST: the runs of LIST on KERNEL, or all of them
 runs = $(if $(KERNEL),$(filter $(KERNEL):%,$(1)),$(1))
 
-RUN_OPTS = $(if $(TESTS),--tests '$(TESTS)')
+# DRY_RUN=1: print the plans (make test DRY_RUN=1: both kernels'), build and boot nothing
+DRY_RUN ?=
+RUN_OPTS = $(if $(TESTS),--tests '$(TESTS)') $(if $(DRY_RUN),--dry-run)
+SETUP_OPTS = $(if $(DRY_RUN),--dry-run)
 
 .PHONY: all test matrix setup lint host-test tree series config kernel boot check check-bisect bench soak send series-export kunit clean help
 all: setup
@@ -33,10 +36,10 @@ all: setup
 test: setup lint host-test
 	selftests/run.sh --scenario '$(call runs,$(TEST_RUNS))' $(RUN_OPTS)
 matrix:
-	scripts/setup.sh --for matrix
+	scripts/setup.sh --for matrix $(SETUP_OPTS)
 	selftests/run.sh --scenario '$(call runs,$(MATRIX_RUNS))' $(RUN_OPTS)
 setup:
-	scripts/setup.sh
+	scripts/setup.sh $(SETUP_OPTS)
 lint:
 	scripts/lint.sh
 host-test:

@@ -42,7 +42,8 @@ cat <<'TXT'
   make help           this text
 Make variables (also taken from the environment): KERNEL=7.3|6.12 (default: the scripts' default
 kernel; make test and make matrix: both), SCENARIO=name (default cool; 'make' also takes VER:name),
-TESTS='tokens' (guest runner arguments), JOBS=n, COOL_CACHE=dir.
+TESTS='tokens' (guest runner arguments), JOBS=n, COOL_CACHE=dir, DRY_RUN=1 (make, make test,
+make matrix: print the plans, build and boot nothing).
 Environment knobs (command-line options of the scripts win over them, they win
 over the defaults):
   KERNEL=7.3|6.12           the kernel (scripts: --kernel; default scripts/lib.sh COOL_DEFAULT_KERNEL)
