@@ -12,7 +12,7 @@
 # On a tty the make output is condensed into one updating line; elsewhere a
 # line every 500 objects.  Plain incremental make: only what changed rebuilds.
 # CC="ccache gcc" when ccache is installed ("ccache clang" and make LLVM=1
-# for scenarios with LLVM=1).
+# for scenarios with LLVM=1, "ccache clang-19" and make LLVM=-19 for LLVM=-19).
 #
 # Exit codes: 0 built, 1 series/config/build failed (last 30 lines of the log
 # are printed), 2 config check failed (options named), 5 bad usage.
@@ -40,7 +40,7 @@ case $jobs in '' | *[!0-9]*) usage_error "--jobs wants a number, got '$jobs'" ;;
 
 load_scenario "$scenario"
 cc=gcc
-[ "$LLVM" = 0 ] || cc=clang
+[ "$LLVM" = 0 ] || cc=clang$LLVM_SUFFIX
 command -v ccache >/dev/null 2>&1 && cc="ccache $cc"
 targets=(bzImage)
 

@@ -85,10 +85,10 @@ if [ "$force" = 0 ] && [ -f "$OUT/.config" ] && [ "$(cat "$stamp" 2>/dev/null ||
 fi
 
 require_tool make make
-if [ "$LLVM" = 1 ]; then
-	require_tool clang clang
-	require_tool ld.lld lld
-	require_tool llvm-objcopy llvm
+if [ "$LLVM" != 0 ]; then
+	require_tool "clang$LLVM_SUFFIX" "clang$LLVM_SUFFIX"
+	require_tool "ld.lld$LLVM_SUFFIX" "lld$LLVM_SUFFIX"
+	require_tool "llvm-objcopy$LLVM_SUFFIX" "llvm$LLVM_SUFFIX"
 else
 	require_tool gcc gcc
 fi

@@ -114,7 +114,7 @@ hash_stdin() { sha256sum | cut -d' ' -f1; }
 # both packages from; empty: make setup installs them on the host),
 # KLLVM (make LLVM= value of scenarios with LLVM=1: 1 is the host's clang,
 # -19 clang-19, for a kernel that wants a newer clang than Debian 12's
-# default 14), KLLVM_PKGS (its packages), HARNESS_TREE, TREE, USER_TREE,
+# default 14), HARNESS_TREE, TREE, USER_TREE,
 # PATCH_DIR, OUT_ROOT (the build dirs' parent), and exports KERNEL=VER.
 # A kernel not in COOL_KERNELS is a usage error.
 select_kernel() {
@@ -129,14 +129,14 @@ select_kernel() {
 		# Debian 12's own bookworm kernel: make setup installs the packages
 		KFETCH_SUITE='' KPKG_VERSION=''
 		KTARBALL=/usr/src/$KPKG.tar.xz KCONFIG_DIR=/usr/src/$KCFGPKG
-		KLLVM=1 KLLVM_PKGS='clang lld llvm' ;;
+		KLLVM=1 ;;
 	7.3)
 		# Debian 13's backports (arch all): fetched into the cache
 		KFETCH_SUITE=trixie-backports KPKG_VERSION='7.3.4-1~bpo13+1'
 		KTARBALL=$COOL_CACHE/pkg/$KPKG/usr/src/$KPKG.tar.xz
 		KCONFIG_DIR=$COOL_CACHE/pkg/$KCFGPKG/usr/src/$KCFGPKG
 		# 7.3 wants clang >= 17 (Documentation/process/changes.rst)
-		KLLVM=-19 KLLVM_PKGS='clang-19 lld-19 llvm-19' ;;
+		KLLVM=-19 ;;
 	esac
 	HARNESS_TREE=$COOL_CACHE/src/$KPKG
 	TREE=${COOL_TREE:-$HARNESS_TREE}
@@ -238,11 +238,19 @@ load_scenario() {
 	ICOUNT=${COOL_ICOUNT:-$ICOUNT}
 	case $ICOUNT in 0 | 1) ;; *) die_rc "$E_USAGE" "scenario $name: ICOUNT='$ICOUNT' is not 0 or 1" ;; esac
 	STARVE_SHARE=${COOL_SELFTEST_STARVE_SHARE:-$STARVE_SHARE}
-	# LLVM=1: the kernel's make LLVM=1 (clang, ld.lld, llvm-*), or the
-	# versioned LLVM=-19 for a kernel whose minimum clang is newer than
-	# the host's default (KLLVM, select_kernel); scenario data only, so
-	# that a scenario's build dir holds one compiler's objects
-	case $LLVM in 0) KMAKE_LLVM=() ;; 1) KMAKE_LLVM=(LLVM="$KLLVM") ;; *) die_rc "$E_USAGE" "scenario $name: LLVM='$LLVM' is not 0 or 1" ;; esac
+	# LLVM=1: the kernel's clang (KLLVM, select_kernel: make LLVM=1 on
+	# 6.12, make LLVM=-19 on 7.3, whose minimum clang is newer than Debian
+	# 12's default 14); LLVM=-19: make LLVM=-19 (clang-19, ld.lld-19,
+	# llvm-*-19, Debian's versioned packages) on any kernel; LLVM_SUFFIX
+	# is the -19; scenario data only, so that a scenario's build dir holds
+	# one compiler's objects
+	LLVM_SUFFIX=''
+	case $LLVM in
+	0) KMAKE_LLVM=() ;;
+	1) KMAKE_LLVM=("LLVM=$KLLVM"); [ "$KLLVM" = 1 ] || LLVM_SUFFIX=$KLLVM ;;
+	-[1-9] | -[1-9][0-9]) KMAKE_LLVM=("LLVM=$LLVM") LLVM_SUFFIX=$LLVM ;;
+	*) die_rc "$E_USAGE" "scenario $name: LLVM='$LLVM' is not 0, 1 or -VERSION (as -19)" ;;
+	esac
 	case $STARVE_SHARE in *[!0-9]*) die_rc "$E_USAGE" "scenario $name: STARVE_SHARE='$STARVE_SHARE' is not a number" ;; esac
 	case $ARCH in
 	x86_64) KARCH=x86 QEMU_BIN=qemu-system-x86_64 ;; # ARCH=x86 + CONFIG_64BIT=y fragment, as a plain "make tinyconfig" on an x86 host

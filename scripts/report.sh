@@ -231,46 +231,105 @@ text.debian:Debian cloud-amd64, modules off:debian-stock / debian:COOL_BENCH_DEB
 		text_table "$pre" "$name"
 	done
 	echo
-	section_header "The asm against __preserve_most (clang)" clang
-	if grep -q '^clang\.stock\.functions=' "$d"; then
-		echo "The kernel already has a register-preserving C convention:"
-		echo "\`__preserve_most\` (include/linux/compiler_types.h; clang only, x86-64 and arm64)."
-		echo "Three kernels of the minimal config built with \`make LLVM=1\`"
-		echo "($(get clang.compiler)): clang-stock (COOL off), clang-cool (the"
-		echo "series' asm) and clang-stock with \`__preserve_most\` added to every"
-		echo "void \`_raw_{spin,read,write}_*\` declaration (a worktree of the series"
-		echo "branch, not part of the series). The irqsave and trylock functions keep"
-		echo "the C convention: on them clang 14 restores the caller's \`%rax\` over"
-		echo "the return value (LLVM issue 48789), and a kernel with them marked"
-		echo "died at boot in cpa_flush() with interrupts left off."
-		echo "Path length and callers as in their"
-		echo "sections (-icount shift=0, 1 vCPU, nokaslr; $(get clang.repeats) boots per kernel)."
+	section_header "Rival designs: the asm against inline and register-preserving C" rivals
+	if grep -q '^rivals\.groups=' "$d"; then
+		echo "Every way a maintainer would name to give lock call sites a cheaper"
+		echo "call, built from one tree: the series tree with COOL off plus"
+		echo "qemu-boot/variants/rivals (not part of the series), one scenario each:"
 		echo
-		echo "| | clang-stock | clang-cool (asm) | __preserve_most |"
-		echo "|---|---|---|---|"
-		cs=$(get clang.stock.functions)
-		echo "| function text (bloat-o-meter -t) | $cs | $(get clang.cool.functions) ($(pct "$(get clang.cool.functions)" "$cs")) | $(get clang.pm.functions) ($(pct "$(get clang.pm.functions)" "$cs")) |"
-		echo "| \`.text\` section (size -A) | $(get clang.stock.section_text) | $(get clang.cool.section_text) | $(get clang.pm.section_text) |"
-		echo "| \`call _raw_*\` sites | $(get clang.stock.calls_raw) | $(get clang.cool.calls_raw) | $(get clang.pm.calls_raw) |"
-		echo "| \`call __cool_*\` sites | $(get clang.stock.calls_cool) | $(get clang.cool.calls_cool) | $(get clang.pm.calls_cool) |"
-		sed -n 's/^clang\.pathlen\.stock\.\([^=]*\)=.*/\1/p' "$d" | while read -r api; do
-			a=$(get "clang.pathlen.stock.$api")
-			echo "| path length, $api (instructions per pair) | $a | $(get "clang.pathlen.cool.$api") | $(get "clang.pathlen.pm.$api") |"
-		done
-		# a kernel that did not boot: its console line in its own column
-		b=$(get clang.cool.boot)
-		[ -z "$b" ] || echo "| boot | | did not boot: \`$b\` | |"
-		b=$(get clang.pm.boot)
-		[ -z "$b" ] || echo "| boot | | | did not boot: \`$b\` |"
-		sed -n 's/^clang\.callers\.iters\.\([a-z]*\)=.*/\1/p' "$d" | while read -r w; do
-			read -r sm smin smax _ sx _ <<<"$(callers_stats "$d" stock "$w" clang.callers)"
-			read -r cm cmin cmax _ cx _ <<<"$(callers_stats "$d" cool "$w" clang.callers)"
-			read -r pm pmin pmax _ px _ <<<"$(callers_stats "$d" pm "$w" clang.callers)"
-			echo "| callers, $w (instructions/iteration, median (min-max)) | $sm ($smin-$smax) | $cm ($cmin-$cmax), $(pct "$cx" "$sx") | $pm ($pmin-$pmax), $(pct "$px" "$sx") |"
-		done
+		echo "- **stock**: C-ABI calls of the out-of-line \`_raw_*()\` (clobber nine registers);"
+		echo "- **COOL (asm)**: the series' routines (lock in \`%rdi\`, clobber \`%rax\`/\`%rdx\`);"
+		echo "- **inline**: every lock and unlock inlined (ARCH_INLINE_*, as s390);"
+		echo "- **inline unlocks**: the unlocks inlined, the locks C-ABI calls;"
+		echo "- **C preserve**: the out-of-line \`_raw_*()\` marked"
+		echo "  \`no_caller_saved_registers\` (GCC) or \`__preserve_most\` (clang: every"
+		echo "  register but \`%r11\`), their slow paths reached through functions"
+		echo "  with the same attribute, so the fast path saves only what it uses;"
+		echo "- **inline + preserve**: inline fast paths whose slowpath calls are"
+		echo "  those register-preserving functions."
 		echo
+		echo "Compilers: $(get rivals.compiler.gcc); $(get rivals.compiler.clang19) (make LLVM=-19)."
+		echo "Function text is bloat-o-meter -t's total, against the group's stock."
+		echo "Path length: instructions per uncontended lock+unlock pair (as in"
+		echo "\"Path length\"). Callers: whole-guest instructions per iteration,"
+		echo "median (min-max) of $(get rivals.repeats) boots. locktorture: write acquisitions"
+		echo "in $(get rivals.torture.secs) s of instruction time per type at 4 vCPUs"
+		echo "(\`-icount shift=0\`: vCPUs run in turn, so this is not real"
+		echo "contention), median (min-max) of $(get rivals.torture.repeats) boots. Instruction time"
+		echo "is not real time. Call-site code of every kernel: [data/rivals-sites.txt](data/rivals-sites.txt)."
+		echo
+		rlabel() {
+			case $1 in
+			*-stock | stock) echo stock ;;
+			*-cool | cool | i386) echo "COOL (asm)" ;;
+			*-inline-unlock) echo "inline unlocks" ;;
+			*-inline-preserve) echo "inline + preserve" ;;
+			*-inline) echo inline ;;
+			*-preserve) echo "C preserve" ;;
+			*) echo "$1" ;;
+			esac
+		}
+		for g in $(get rivals.groups); do
+			ks=$(get "rivals.group.$g")
+			base=${ks%% *}
+			case $g in
+			gcc) echo "### GCC, minimal config (x86-64)" ;;
+			clang19) echo "### clang 19, minimal config (x86-64)" ;;
+			i386) echo "### GCC, i386 (minimal config; no \`__preserve_most\` on i386)" ;;
+			defconfig) echo "### GCC, x86_64_defconfig (text only)" ;;
+			esac
+			echo
+			printf '| |'; for k in $ks; do printf ' %s |' "$(rlabel "$k")"; done; echo
+			printf '|---|'; for k in $ks; do printf -- '---|'; done; echo
+			printf '| scenario |'; for k in $ks; do printf " \`%s\` |" "$k"; done; echo
+			b=$(get "rivals.$base.functions")
+			printf '| function text (bytes) |'; for k in $ks; do f=$(get "rivals.$k.functions"); printf ' %s%s |' "$f" "$([ "$k" = "$base" ] || echo " ($(pct "$f" "$b"))")"; done; echo
+			printf "| \`call _raw_*\` sites |"; for k in $ks; do printf ' %s |' "$(get "rivals.$k.calls_raw")"; done; echo
+			printf "| \`call __cool_*\` sites |"; for k in $ks; do printf ' %s |' "$(get "rivals.$k.calls_cool")"; done; echo
+			printf "| \`lock cmpxchg/xadd\` in vmlinux |"; for k in $ks; do printf ' %s |' "$(get "rivals.$k.lock_insns")"; done; echo
+			for f in $(get rivals.sites); do
+				printf "| \`%s()\`: bytes / instructions |" "$f"; for k in $ks; do printf ' %s / %s |' "$(get "rivals.$k.site.$f.bytes")" "$(get "rivals.$k.site.$f.insns")"; done; echo
+			done
+			for k in $ks; do
+				bt=$(get "rivals.$k.boot")
+				[ -z "$bt" ] || echo "| boot of \`$k\` | did not boot: \`$bt\` |"
+			done
+			sed -n "s/^rivals\\.pathlen\\.$base\\.\\([^=]*\\)=.*/\\1/p" "$d" | while read -r api; do
+				a=$(get "rivals.pathlen.$base.$api")
+				printf '| path length, %s |' "$api"; for k in $ks; do printf ' %s |' "$(get "rivals.pathlen.$k.$api" | grep . || echo n/a)"; done; echo
+			done
+			sed -n 's/^rivals\.callers\.iters\.\([a-z]*\)=.*/\1/p' "$d" | while read -r w; do
+				grep -q "^rivals\\.callers\\.$base\\.$w\\." "$d" || continue
+				read -r _ _ _ _ sx _ <<<"$(callers_stats "$d" "$base" "$w" rivals.callers)"
+				printf '| callers, %s (instructions/iteration) |' "$w"
+				for k in $ks; do
+					read -r m mn mx _ x _ <<<"$(callers_stats "$d" "$k" "$w" rivals.callers)"
+					if [ -z "${m:-}" ]; then printf ' n/a |'
+					elif [ "$k" = "$base" ]; then printf ' %s (%s-%s) |' "$m" "$mn" "$mx"
+					else printf ' %s (%s-%s), %s |' "$m" "$mn" "$mx" "$(pct "$x" "$sx")"; fi
+					m=''
+				done
+				echo
+			done
+			for t in spin_lock spin_lock_irq rw_lock rw_lock_reads; do
+				grep -q "^rivals\\.torture\\.$base\\.$t\\.4\\." "$d" || continue
+				read -r sm _ <<<"$(repeat_stats "$d" "rivals.torture.$base.$t.4")"
+				printf '| locktorture %s, 4 vCPUs |' "$(case $t in rw_lock) echo "rw_lock writes" ;; rw_lock_reads) echo "rw_lock reads" ;; spin_lock_irq) echo "spin_lock_irq (irqsave)" ;; *) echo "$t" ;; esac)"
+				for k in $ks; do
+					read -r m mn mx _ <<<"$(repeat_stats "$d" "rivals.torture.$k.$t.4")"
+					if [ -z "${m:-}" ]; then printf ' n/a |'
+					elif [ "$k" = "$base" ]; then printf ' %s (%s-%s) |' "$m" "$mn" "$mx"
+					else printf ' %s (%s-%s), %s |' "$m" "$mn" "$mx" "$(ratio "$m" "$sm")"; fi
+					m=''
+				done
+				echo
+			done
+			echo
+		done
+		[ ! -r "$(dirname "$in")/rivals-sites.txt" ] || [ "$(dirname "$in")/rivals-sites.txt" -ef "$docs/data/rivals-sites.txt" ] ||
+			cp "$(dirname "$in")/rivals-sites.txt" "$docs/data/rivals-sites.txt"
 	else
-		echo "not measured in this run (make bench COOL_BENCH_ONLY=clang)."
+		echo "not measured in this run (scripts/bench.sh --only rivals)."
 		echo
 	fi
 	section_header "Path length" pathlen

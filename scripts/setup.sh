@@ -46,20 +46,19 @@ done
 for k in $kernels; do select_kernel "$k"; done
 # The packages, by use; the kernels' own: the source and config packages
 # of a kernel of the host's release (linux-config-6.12: the 'debian'
-# scenario's config), the clang of each kernel's LLVM=1 builds.
-kernel_pkgs=() llvm_pkgs=()
+# scenario's config). clang-19: the clang of 7.3's LLVM=1 builds (7.3
+# wants clang >= 17) and of the LLVM=-19 scenarios.
+kernel_pkgs=()
 for k in $kernels; do
 	select_kernel "$k"
 	[ -n "$KFETCH_SUITE" ] || kernel_pkgs+=("$KPKG" "$KCFGPKG")
-	for p in $KLLVM_PKGS; do
-		case " ${llvm_pkgs[*]} " in *" $p "*) ;; *) llvm_pkgs+=("$p") ;; esac
-	done
 done
 run_pkgs=(${kernel_pkgs[@]+"${kernel_pkgs[@]}"} qemu-system-x86 busybox-static ccache
 	gcc libc6-dev make flex bison libelf-dev libssl-dev bc cpio xz-utils kmod perl python3
 	git rsync shellcheck)
 check_pkgs=(python3-ply python3-git b4)
 bench_pkgs=(gnuplot-nox)
+llvm_pkgs=(clang lld llvm clang-19 lld-19 llvm-19)
 case $what in
 run) pkgs=("${run_pkgs[@]}") ;;
 matrix) pkgs=("${run_pkgs[@]}" "${llvm_pkgs[@]}") ;;
