@@ -21,6 +21,8 @@
 #               (the series make send mails), <repo>/patches/<ver> for the others
 #               (the backports)
 #   VARIANT_DIR variants of the series       <repo>/qemu-boot/variants/<name>/*.patch
+#               on the 7.3 series, variants/<name>/<ver>/*.patch on the series
+#               of kernel <ver> (variant_patch_dir), as patches/ and patches/<ver>/
 #               (not part of the series: rival designs for make bench,
 #               deliberately wrong kernels for negative tests), applied on
 #               branch cool in the worktree $COOL_CACHE/src/linux-source-<ver>+<name>
@@ -275,6 +277,19 @@ load_scenario() {
 	# a user's tree gets build dirs of its own, named after its path
 	[ "$USER_TREE" = 0 ] || OUT=$COOL_CACHE/out-tree-$(printf '%s' "$(cd "$TREE" 2>/dev/null && pwd || echo "$TREE")" | hash_stdin | cut -c1-12)/${BUILD:-$name}
 }
+
+# variant_patch_dir NAME: where variant NAME's patches on the selected
+# kernel's series are: qemu-boot/variants/NAME/ for COOL_MAIN_KERNEL (as
+# patches/), qemu-boot/variants/NAME/<ver>/ for the others.
+variant_patch_dir() {
+	if [ "$KVER" = "$COOL_MAIN_KERNEL" ]; then
+		printf '%s/%s\n' "$VARIANT_DIR" "$1"
+	else
+		printf '%s/%s/%s\n' "$VARIANT_DIR" "$1" "$KVER"
+	fi
+}
+# variant_has_patches NAME: variant NAME has patches for the selected kernel.
+variant_has_patches() { ls "$(variant_patch_dir "$1")"/[0-9]*.patch >/dev/null 2>&1; }
 
 # variant_tree NAME: the worktree of variant NAME (scripts/series.sh --variant)
 variant_tree() { printf '%s+%s\n' "$HARNESS_TREE" "$1"; }

@@ -5,7 +5,9 @@
 #   --kernel VER    7.3 or 6.12 (env KERNEL, default scripts/lib.sh
 #                   COOL_DEFAULT_KERNEL)
 #   --variant NAME  also put variant NAME on branch cool+NAME: branch cool plus
-#                   qemu-boot/variants/NAME/*.patch (rival designs for make
+#                   the variant's patches for the kernel,
+#                   qemu-boot/variants/NAME/*.patch for 7.3,
+#                   qemu-boot/variants/NAME/<ver>/*.patch for another (rival designs for make
 #                   bench, deliberately wrong kernels for negative tests; not
 #                   part of the series), checked out in its own worktree
 #                   $COOL_CACHE/src/linux-source-<ver>+NAME, so that building
@@ -55,10 +57,10 @@ if [ -n "$variant" ]; then
 	"$0" --kernel "$KVER" ${opts[@]+"${opts[@]}"}
 	refuse_user_tree "a variant of the series"
 	case $variant in '' | *[!A-Za-z0-9_.-]*) usage_error "bad variant name '$variant'" ;; esac
-	vdir=$VARIANT_DIR/$variant
-	[ -d "$vdir" ] || usage_error "no variant '$variant' ($vdir)"
+	[ -d "$VARIANT_DIR/$variant" ] || usage_error "no variant '$variant' ($VARIANT_DIR/$variant)"
+	vdir=$(variant_patch_dir "$variant")
 	mapfile -t vpatches < <(ls "$vdir"/[0-9]*.patch 2>/dev/null)
-	[ "${#vpatches[@]}" -gt 0 ] || die "variant $variant has no patches in $vdir"
+	[ "${#vpatches[@]}" -gt 0 ] || die "variant $variant has no patches for the $KVER series in ${vdir#"$REPO_ROOT"/}/"
 	wt=$(variant_tree "$variant")
 	vbranch=$COOL_BRANCH+$variant
 	if [ "$dry_run" = 1 ]; then

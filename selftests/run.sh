@@ -12,8 +12,9 @@
 #                    A scenario whose KERNELS do not hold its kernel is a
 #                    usage error before anything is built; one that wants
 #                    COOL on, on a kernel whose series is still empty (7.3
-#                    while patches/ holds none), is reported as skipped, with
-#                    that reason, and nothing is built for it
+#                    while patches/ holds none), or a variant of the series
+#                    without patches for that kernel's series, is reported as
+#                    skipped, with that reason, and nothing is built for it
 #   --tests TOKENS   guest runner arguments for every scenario (env COOL_TESTS;
 #                    default: each scenario's TESTS)
 #   --timeout S      guest timeout (env COOL_TIMEOUT; default: scenario's)
@@ -86,10 +87,14 @@ for it in "${items[@]}"; do
 done
 # use QN: select the kernel and load the scenario of run item QN
 use() { select_kernel "${kver_of[$1]}" && load_scenario "${scen_of[$1]}"; }
-# skip_reason: why the loaded scenario is not run on its kernel (empty: it is)
+# skip_reason: why the loaded scenario is not run on its kernel (empty: it
+# is): a scenario that wants COOL on, on a kernel whose series is empty, or
+# a variant of the series that has no patches for that kernel's series yet
 skip_reason() {
 	if [ "$USER_TREE" = 0 ] && ! kernel_has_series && scenario_wants_cool; then
 		echo "the $KVER series (${PATCH_DIR#"$REPO_ROOT"/}/) is empty: nothing to build with COOL on"
+	elif [ -n "$VARIANT" ] && ! variant_has_patches "$VARIANT"; then
+		echo "variant $VARIANT has no patches for the $KVER series ($(variant_patch_dir "$VARIANT" | sed "s|^$REPO_ROOT/||")/)"
 	fi
 }
 build_opts=() boot_opts=()

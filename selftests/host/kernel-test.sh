@@ -77,6 +77,11 @@ ok_if base_leaves_preemption_to_kernels "$?"
 got=$(KERNEL=7.3 lib 'load_scenario hang; echo "$OUT"; select_kernel 6.12; load_scenario hang; echo "$OUT"' | tr '\n' ' ')
 ok_if build_dirs_per_kernel "$([ "$got" = "$COOL_CACHE/out/7.3/cool $COOL_CACHE/out/6.12/cool " ] && echo 0 || echo 1)" "got '$got'"
 
+# Variants of the series: their patches per kernel, as patches/ and patches/<ver>/.
+# shellcheck disable=SC2016 # expanded in the shell that sourced lib.sh
+got=$(KERNEL=7.3 lib 'variant_patch_dir x; select_kernel 6.12; variant_patch_dir x; variant_tree x' | sed "s|^$REPO_ROOT/||" | tr '\n' ' ')
+ok_if variant_dirs_per_kernel "$([ "$got" = "qemu-boot/variants/x qemu-boot/variants/x/6.12 $COOL_CACHE/src/linux-source-6.12+x " ] && echo 0 || echo 1)" "got '$got'"
+
 # A scenario that wants COOL on, on a kernel whose series is empty, is
 # planned as a skip; the one with COOL off is planned as a build. (The
 # series directory is swapped for an empty one.)
