@@ -34,7 +34,7 @@ cat <<'TXT'
   make check-bisect   only: every patch builds and boots (locktorture) with COOL on and off
   make bench          measure stock vs cool on KERNEL -> docs/results.md, plots, docs/data/bench.txt
   make soak           locktorture matrix with CPU hotplug, 10 min/scenario -> docs/reliability.md
-  make series-export  KERNEL's series (and its cover letter) from branch 'dev' of its tree
+  make series-export  each kernel's series (KERNEL=: that one's) and cover letter from branch 'dev' of its tree
   make send           KERNEL's series, as git's identity (not an example domain): b4 prep --auto-to-cc,
                       b4 send -o: the addressed mails in results/send-*/ (nothing is sent)
   make kunit          the series' KUnit suite through the tree's kunit.py (--arch=x86_64)
