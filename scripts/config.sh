@@ -78,7 +78,7 @@ stamp=$OUT/.cool-config.stamp
 want=$({
 	echo "base=$BASE arch=$KARCH ${KMAKE_LLVM[*]+${KMAKE_LLVM[*]} }head=$(tree_git rev-parse HEAD)"
 	[ "$BASE" = "${BASE#debian-}" ] || xz -dc "$KCONFIG_DIR/config.amd64_none_${BASE#debian-}.xz" 2>/dev/null | hash_stdin
-	for f in ${frags[@]+"${frags[@]}"}; do echo "== $f"; cat "$f"; done
+	for f in ${frags[@]+"${frags[@]}"}; do echo "== ${f#"$REPO_ROOT"/}"; cat "$f"; done
 } | hash_stdin)
 if [ "$force" = 0 ] && [ -f "$OUT/.config" ] && [ "$(cat "$stamp" 2>/dev/null || true)" = "$want" ]; then
 	exit 0
