@@ -74,7 +74,7 @@ send:
 series-export: setup
 	scripts/series-export.sh
 kunit: setup
-	scripts/kunit.sh
+	scripts/kunit.sh $(if $(DRY_RUN),--dry-run)
 clean:
 	scripts/clean.sh
 help:
