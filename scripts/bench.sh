@@ -1,11 +1,15 @@
 #!/bin/bash
 # bench.sh - 'make bench': measure COOL against stock, write docs/results.md.
 #
-# Usage: scripts/bench.sh [--only LIST] [--smp-list 'N ...'] [--icount-smp-list 'N ...']
+# Usage: scripts/bench.sh [--kernel VER] [--only LIST] [--smp-list 'N ...'] [--icount-smp-list 'N ...']
 #                         [--torture-secs S] [--torture-repeats N] [--defconfig]
 #                         [--debian] [--text-pairs LIST] [--out DIR]
 #                         [--no-build]
 #                         [--dry-run] [--help]
+#   --kernel VER       the kernel measured, 7.3 or 6.12 (env KERNEL, default
+#                      scripts/lib.sh COOL_DEFAULT_KERNEL); bench.txt says
+#                      which (kernel=), and a section measured on another
+#                      kernel's tree is stale for the other's cover letter
 #   --only LIST        comma-separated subset of: callers,text,pathlen,irqlat,
 #                      scaling,throughput,irqwait,rivals (default: all but
 #                      rivals). rivals: the series' asm against the designs a
@@ -51,7 +55,7 @@
 #                      on the series tree of this run, and is dropped otherwise,
 #                      so that one table never mixes two versions of the series
 #                      (env COOL_BENCH_TEXT_PAIRS)
-#   --out DIR          where the raw results go (default results/bench-<UTC time>)
+#   --out DIR          where the raw results go (default results/bench-<ver>-<UTC time>)
 #   --no-build         use the kernels already built
 #
 # Scenarios 'stock' and 'cool' are the same config with COOL off and on, both
@@ -86,6 +90,8 @@ rival_groups=${COOL_RIVAL_GROUPS:-gcc clang19 i386}
 rival_torture_repeats=${COOL_RIVAL_TORTURE_REPEATS:-3}
 while [ $# -gt 0 ]; do
 	case $1 in
+	--kernel) [ $# -ge 2 ] || usage_error "--kernel needs a value"; select_kernel "$2"; shift ;;
+	--kernel=*) select_kernel "${1#*=}" ;;
 	--only) only=${2:?--only needs a value}; shift ;;
 	--smp-list) smp_list=${2:?--smp-list needs a value}; shift ;;
 	--icount-smp-list) icount_smp_list=${2:?--icount-smp-list needs a value}; shift ;;
@@ -107,7 +113,7 @@ while [ $# -gt 0 ]; do
 	shift
 done
 refuse_user_tree "make bench"
-out=${out:-$REPO_ROOT/results/bench-$(run_stamp)}
+out=${out:-$REPO_ROOT/results/bench-$KVER-$(run_stamp)}
 want() { case ",$only," in *",$1,"*) return 0 ;; esac; return 1; }
 # label:stock-scenario:cool-scenario
 all_text_pairs='minimal:stock:cool i386:i386-stock:i386 defconfig:defconfig-stock:defconfig-cool debian:debian-stock:debian'
@@ -154,7 +160,7 @@ if want text; then
 fi
 
 if [ "$dry_run" = 1 ]; then
-	echo "bench plan -> $out/bench.txt, then scripts/report.sh:"
+	echo "bench plan, kernel $KVER -> $out/bench.txt, then scripts/report.sh:"
 	[ "$build" = 1 ] && echo "  build scenarios: $builds"
 	want callers && echo "  callers: selftests/guest/lockload.c ($workload_iters iterations) with -icount shift=0, 1 vCPU, nokaslr, $repeats boots each of stock, cool, cool cool_irqwait=0"
 	want text && echo "  text: size -A and bloat-o-meter -t of stock vs cool vmlinux, pairs: $text_pairs"
@@ -185,6 +191,7 @@ series=$(tree_git rev-parse --short "$COOL_BRANCH" 2>/dev/null || echo unknown)
 # so the cover letter can tell numbers of this version from older ones
 series_tree=$(tree_git rev-parse --short=12 "$COOL_BRANCH^{tree}" 2>/dev/null || echo unknown)
 emit "date=$now"
+emit "kernel=$KVER"
 emit "series_commit=$series"
 emit "series_tree=$series_tree"
 emit "repo_commit=$(git -C "$REPO_ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)"
@@ -207,7 +214,7 @@ for sec in callers text pathlen irqlat scaling throughput irqwait rivals; do
 	fi
 done
 guest_cpu=''
-vml() { printf '%s/out/%s/vmlinux\n' "$COOL_CACHE" "$1"; }
+vml() { printf '%s/%s/vmlinux\n' "$OUT_ROOT" "$1"; }
 
 # boot_tests SCENARIO NAME TESTS: boot, keep the guest KTAP in $out/NAME/.
 boot_tests() {

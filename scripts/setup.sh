@@ -3,17 +3,23 @@
 # any build starts.  Every make target that builds, boots or checks runs it
 # first (make setup), and so does .ci/run.  Fast no-op when all is there.
 #
-# Usage: scripts/setup.sh [--for WHAT] [--dry-run] [--help]
+# Usage: scripts/setup.sh [--for WHAT] [--kernel VER] [--dry-run] [--help]
 #   --for WHAT   run|matrix|check|bench|send|all: which package set (default
 #                run; env COOL_SETUP_FOR).  run = build + boot + test (make,
 #                make test); matrix adds clang, lld and llvm (scenarios with
 #                LLVM=1); check adds checkpatch's python modules and b4; bench
 #                adds gnuplot and the clang tools; send adds b4; all is
 #                everything.
+#   --kernel VER the kernel to set up (env KERNEL, as make KERNEL=VER passes
+#                it; default: every kernel, 7.3 and 6.12)
 #   --dry-run    print what is missing and the apt-get command, change nothing
 #
-# Also: the pristine tree (scripts/tree.sh) and the i386 busybox
-# (busybox-static:i386, unpacked into $COOL_CACHE/i386/) when the run set asks.
+# Per kernel: its Debian packages (6.12: linux-source-6.12 and
+# linux-config-6.12, installed like the other packages; 7.3: fetched into
+# $COOL_CACHE/pkg/ by scripts/fetch-kernel.sh with an apt state of its own,
+# nothing installed, the host's apt untouched) and its pristine tree
+# (scripts/tree.sh). Also the i386 busybox (busybox-static:i386, unpacked
+# into $COOL_CACHE/i386/).
 # One apt-get update per call (a second try if it fails; a failed update
 # does not stop the install), only when something is missing.
 #
@@ -23,9 +29,11 @@ set -eu
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-what=${COOL_SETUP_FOR:-run} dry_run=0
+what=${COOL_SETUP_FOR:-run} dry_run=0 kernels=${KERNEL_ASKED:-$COOL_KERNELS}
 while [ $# -gt 0 ]; do
 	case $1 in
+	--kernel) [ $# -ge 2 ] || usage_error "--kernel needs a value"; kernels=$2; shift ;;
+	--kernel=*) kernels=${1#*=} ;;
 	--for) [ $# -ge 2 ] || usage_error "--for needs a value"; what=$2; shift ;;
 	--for=*) what=${1#*=} ;;
 	--dry-run) dry_run=1 ;;
@@ -35,8 +43,17 @@ while [ $# -gt 0 ]; do
 	shift
 done
 
-# The packages, by use.  linux-config-6.12: the 'debian' scenario's config.
-run_pkgs=(linux-source-6.12 linux-config-6.12 qemu-system-x86 busybox-static ccache
+for k in $kernels; do select_kernel "$k"; done
+# The packages, by use; the kernels' own: the source and config packages
+# of a kernel of the host's release (linux-config-6.12: the 'debian'
+# scenario's config). clang-19: the clang of 7.3's LLVM=1 builds (7.3
+# wants clang >= 17) and of the LLVM=-19 scenarios.
+kernel_pkgs=()
+for k in $kernels; do
+	select_kernel "$k"
+	[ -n "$KFETCH_SUITE" ] || kernel_pkgs+=("$KPKG" "$KCFGPKG")
+done
+run_pkgs=(${kernel_pkgs[@]+"${kernel_pkgs[@]}"} qemu-system-x86 busybox-static ccache
 	gcc libc6-dev make flex bison libelf-dev libssl-dev bc cpio xz-utils kmod perl python3
 	git rsync shellcheck)
 check_pkgs=(python3-ply python3-git b4)
@@ -64,7 +81,11 @@ if [ "$dry_run" = 1 ]; then
 		echo "setup: all ${#pkgs[@]} packages of '$what' installed"
 	fi
 	[ -x "$i386_bb" ] || echo "setup: busybox-static:i386 -> $i386_bb"
-	"$REPO_ROOT/scripts/tree.sh" --dry-run 2>/dev/null || echo "setup: make tree"
+	for k in $kernels; do
+		select_kernel "$k"
+		[ -z "$KFETCH_SUITE" ] || "$REPO_ROOT/scripts/fetch-kernel.sh" --kernel "$k" --dry-run
+		"$REPO_ROOT/scripts/tree.sh" --kernel "$k" --dry-run 2>/dev/null || echo "setup: make tree KERNEL=$k"
+	done
 	exit 0
 fi
 
@@ -113,4 +134,8 @@ if [ ! -x "$i386_bb" ]; then
 	cp "$tmp/x/bin/busybox" "$i386_bb"
 fi
 
-"$REPO_ROOT/scripts/tree.sh"
+for k in $kernels; do
+	select_kernel "$k"
+	[ -z "$KFETCH_SUITE" ] || "$REPO_ROOT/scripts/fetch-kernel.sh" --kernel "$k"
+	"$REPO_ROOT/scripts/tree.sh" --kernel "$k"
+done
