@@ -1,8 +1,10 @@
 #!/bin/bash
 # boot.sh - boot a scenario's kernel in QEMU, run the guest tests, judge.
 #
-# Usage: qemu-boot/boot.sh [--scenario NAME] [--shell] [--timeout S] [--tests 'TOKENS']
-#                          [--results-dir DIR] [--dry-run] [--help]
+# Usage: qemu-boot/boot.sh [--kernel VER] [--scenario NAME] [--shell] [--timeout S]
+#                          [--tests 'TOKENS'] [--results-dir DIR] [--dry-run] [--help]
+#   --kernel VER       7.3 or 6.12 (env KERNEL, default scripts/lib.sh
+#                      COOL_DEFAULT_KERNEL)
 #   --scenario NAME    (env SCENARIO, default cool)
 #   --shell            interactive shell on the console (kernel arg cool.shell=1),
 #                      no timeout; QEMU: Ctrl-A x quits
@@ -12,7 +14,7 @@
 #                      declared seconds plus BOOT_SECONDS, x3, x the host
 #                      slow-down measured now by a fixed CPU loop)
 #   --tests TOKENS     guest runner arguments instead of the scenario's TESTS
-#   --results-dir DIR  default results/<UTC date-time>/NAME
+#   --results-dir DIR  default results/<UTC date-time>/VER-NAME
 # Environment: COOL_ACCEL=kvm|tcg forces the accelerator (default: probe KVM by
 # booting the kernel, fall back to -accel tcg,thread=multi). ICOUNT=1 (the
 # scenario's, or env COOL_ICOUNT=1)
@@ -65,6 +67,8 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--scenario) [ $# -ge 2 ] || usage_error "--scenario needs a value"; scenario=$2; shift ;;
 	--scenario=*) scenario=${1#*=} ;;
+	--kernel) [ $# -ge 2 ] || usage_error "--kernel needs a value"; select_kernel "$2"; shift ;;
+	--kernel=*) select_kernel "${1#*=}" ;;
 	--shell) shell=1 ;;
 	--timeout) [ $# -ge 2 ] || usage_error "--timeout needs a value"; timeout_s=$2; shift ;;
 	--timeout=*) timeout_s=${1#*=} ;;
@@ -98,7 +102,7 @@ if [ -z "$TIMEOUT" ]; then
 	timeout_why="declared ${declared}s x$([ "$ICOUNT" = 1 ] && echo "12 (x3, x4 for -icount)" || echo 3) x host slow-down $((slowdown / 100)).$(printf '%02d' $((slowdown % 100)))"
 fi
 case $TIMEOUT in '' | *[!0-9]* | 0) usage_error "--timeout wants a positive number of seconds, got '$TIMEOUT'" ;; esac
-[ -n "$resdir" ] || resdir=$(default_results_dir "$SCENARIO$([ "$shell" = 1 ] && echo -shell)")
+[ -n "$resdir" ] || resdir=$(default_results_dir "$(run_name "$SCENARIO")$([ "$shell" = 1 ] && echo -shell)")
 kernel=$OUT/arch/x86/boot/bzImage
 
 # cpu_model ACCEL: QEMU's -cpu value: the default model of the binary (host
@@ -123,8 +127,8 @@ fi
 [ "$shell" = 0 ] || append="$append cool.shell=1"
 
 if [ "$dry_run" = 1 ]; then
-	echo "boot: scenario $SCENARIO ($ARCH), results in $resdir"
-	echo "  kernel $kernel$([ -f "$kernel" ] || echo ' (NOT BUILT: make kernel SCENARIO='"$SCENARIO"')')"
+	echo "boot: kernel $KVER, scenario $SCENARIO ($ARCH), results in $resdir"
+	echo "  kernel $kernel$([ -f "$kernel" ] || echo " (NOT BUILT: make kernel KERNEL=$KVER SCENARIO=$SCENARIO)")"
 	"$REPO_ROOT/qemu-boot/initramfs.sh" --scenario "$SCENARIO" --tests "$TESTS" --output "$resdir/initramfs.cpio.gz" --dry-run | sed 's/^/  /'
 	echo "  $QEMU_BIN -accel <kvm if a probe boot works, else tcg,thread=$([ "$HOST" = xen ] && echo single || echo multi)> -cpu $(cpu_model tcg) (kvm: $(cpu_model kvm))"
 	if [ "$HOST" = xen ]; then
@@ -149,8 +153,8 @@ fi
 command -v "$QEMU_BIN" >/dev/null 2>&1 ||
 	die_rc "$E_QEMU" "missing tool $QEMU_BIN: apt-get install qemu-system-x86"
 require_tool timeout coreutils
-[ -f "$kernel" ] || die_rc "$E_QEMU" "no kernel for $SCENARIO: $kernel does not exist" \
-	"build it: make kernel SCENARIO=$SCENARIO (or scripts/build.sh --scenario $SCENARIO)"
+[ -f "$kernel" ] || die_rc "$E_QEMU" "no $KVER kernel for $SCENARIO: $kernel does not exist" \
+	"build it: make kernel KERNEL=$KVER SCENARIO=$SCENARIO (or scripts/build.sh --kernel $KVER --scenario $SCENARIO)"
 if [ "$HOST" = xen ]; then
 	[ -s "$XEN_IMAGE" ] || die_rc "$E_QEMU" "scenario $SCENARIO boots Xen, and $XEN_IMAGE does not exist" \
 		"scripts/setup.sh --for xen (as root: apt-get download + dpkg-deb -x of $XEN_PKG, never installed)"
@@ -209,7 +213,7 @@ else
 fi
 {
 	echo "#!/bin/sh"
-	echo "# QEMU command of scenario $SCENARIO, $(date -u '+%Y-%m-%d %H:%M:%S UTC'), accel $accel."
+	echo "# QEMU command of scenario $SCENARIO on kernel $KVER, $(date -u '+%Y-%m-%d %H:%M:%S UTC'), accel $accel."
 	echo "# Replay: cd $resdir && sh qemu-cmd  (serial logs go to the current directory)"
 	line=''
 	for a in "${cmd[@]}"; do line="$line $(shquote "$a")"; done
@@ -228,7 +232,7 @@ fi
 
 : >"$resdir/console.log"
 : >"$resdir/ktap.log"
-info "booting $SCENARIO ($ARCH, $accel, ${HOST:+$HOST dom0, $HOST_CPUS pCPUs, }smp $SMP, mem $MEM, timeout ${TIMEOUT}s ($timeout_why), TESTS='$TESTS') -> $resdir"
+info "booting $KVER $SCENARIO ($ARCH, $accel, ${HOST:+$HOST dom0, $HOST_CPUS pCPUs, }smp $SMP, mem $MEM, timeout ${TIMEOUT}s ($timeout_why), TESTS='$TESTS') -> $resdir"
 start=$(date +%s)
 (cd "$resdir" && exec timeout -k 10 "$TIMEOUT" "${cmd[@]}" </dev/null >"$resdir/qemu.out" 2>&1) &
 qpid=$!
@@ -261,9 +265,9 @@ while kill -0 "$qpid" 2>/dev/null; do
 		xen_debug_keys
 	fi
 	last=$(tail -c 2000 "$resdir/console.log" | tr -d '\r' | sed 's/\x1b\[[0-9;?]*[A-Za-z]//g' | tr -c '[:print:]\n' ' ' | grep -v '^[[:space:]]*$' | tail -n 1 || true)
-	status "[cool] $SCENARIO ${el}s/${TIMEOUT}s | $last"
+	status "[cool] $KVER $SCENARIO ${el}s/${TIMEOUT}s | $last"
 	if ! is_tty && [ $((now - last_report)) -ge 60 ]; then
-		info "$SCENARIO: ${el}s | $last"
+		info "$KVER $SCENARIO: ${el}s | $last"
 		last_report=$now
 	fi
 	if grep -aq 'COOL-EXIT:' "$resdir/console.log"; then
@@ -341,6 +345,7 @@ fi
 [ "$killed_after_exit" = 0 ] || msg="$msg (QEMU had to be stopped after COOL-EXIT)"
 {
 	echo "scenario=$SCENARIO"
+	echo "kernel=$KVER"
 	echo "verdict=$verdict"
 	echo "exit=$rc"
 	echo "guest_rc=${guest_rc:-none}"
@@ -362,5 +367,5 @@ fi
 	echo "tests=$TESTS"
 	echo "kernel_head=$(tree_git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 } >"$resdir/result"
-info "$SCENARIO: $verdict in ${elapsed}s: $msg ($resdir)"
+info "$KVER $SCENARIO: $verdict in ${elapsed}s: $msg ($resdir)"
 exit "$rc"

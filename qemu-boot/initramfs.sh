@@ -1,11 +1,13 @@
 #!/bin/bash
 # initramfs.sh - build the guest's gzip cpio initramfs for a scenario.
 #
-# Usage: qemu-boot/initramfs.sh [--scenario NAME] [--tests 'TOKENS'] [--output FILE]
-#                               [--dry-run] [--help]
+# Usage: qemu-boot/initramfs.sh [--kernel VER] [--scenario NAME] [--tests 'TOKENS']
+#                               [--output FILE] [--dry-run] [--help]
+#   --kernel VER     7.3 or 6.12 (env KERNEL, default scripts/lib.sh
+#                    COOL_DEFAULT_KERNEL)
 #   --scenario NAME  (env SCENARIO, default cool)
 #   --tests TOKENS   override the scenario's TESTS (env COOL_TESTS)
-#   --output FILE    default $COOL_CACHE/out/NAME/initramfs.cpio.gz
+#   --output FILE    default $COOL_CACHE/out/VER/NAME/initramfs.cpio.gz
 #
 # Contents (the guest runner's interface, see README.md):
 #   /init            mounts proc, sysfs, devtmpfs, debugfs (/sys/kernel/debug),
@@ -14,12 +16,15 @@
 #                    'sh /selftests/run.sh $TESTS >/dev/ttyS1 2>&1', then
 #                    'COOL-EXIT: <rc>' on the console (ttyS0; hvc0 under
 #                    Xen) and on /dev/ttyS1, power off.
-#   /scenario.env    SCENARIO ARCH SMP MEM TESTS EXPECT BOOT_ARGS (sh syntax),
-#                    COOL_CONSOLE (the console's tty: ttyS0, or hvc0 for
-#                    HOST=xen, whose dom0 console is Xen's),
-#                    and the COOL_SELFTEST_* knobs of the guest runner when set,
+#   /scenario.env    SCENARIO ARCH SMP MEM TESTS EXPECT BOOT_ARGS KERNEL (sh
+#                    syntax), COOL_CONSOLE (the console's tty: ttyS0, or hvc0
+#                    for HOST=xen, whose dom0 console is Xen's), COOL_SERIES
+#                    (1: the kernel carries the series, 0: a kernel whose
+#                    series is still empty, whose guest tokens that need the
+#                    series' modules SKIP), the COOL_SELFTEST_* knobs of the
+#                    guest runner when set,
 #                    COOL_KNOWN_WARNINGS when the scenario has KNOWN_WARNINGS
-#   /modules/*.ko    every module built in $COOL_CACHE/out/NAME, flat
+#   /modules/*.ko    every module built in $COOL_CACHE/out/VER/NAME, flat
 #   /selftests/      copy of the repo's selftests/guest/
 #   /bin/busybox     busybox-static (32-bit one for ARCH=i386, cached in
 #                    $COOL_CACHE/i386/), applets installed by /init
@@ -34,6 +39,8 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--scenario) [ $# -ge 2 ] || usage_error "--scenario needs a value"; scenario=$2; shift ;;
 	--scenario=*) scenario=${1#*=} ;;
+	--kernel) [ $# -ge 2 ] || usage_error "--kernel needs a value"; select_kernel "$2"; shift ;;
+	--kernel=*) select_kernel "${1#*=}" ;;
 	--tests) [ $# -ge 2 ] || usage_error "--tests needs a value"; tests_override=$2; shift ;;
 	--tests=*) tests_override=${1#*=} ;;
 	--output) [ $# -ge 2 ] || usage_error "--output needs a value"; output=$2; shift ;;
@@ -69,7 +76,7 @@ if [ "$dry_run" = 1 ]; then
 	echo "  /bin/busybox from $([ "$ARCH" = x86_64 ] && echo /bin/busybox || echo "$COOL_CACHE/i386/busybox (busybox-static:i386)")"
 	echo "  /modules: $(find "$OUT" -name '*.ko' 2>/dev/null | wc -l) module(s) from $OUT"
 	echo "  /selftests: $guest_dir$([ -f "$guest_dir/run.sh" ] || echo ' (MISSING run.sh)')"
-	echo "  /scenario.env: TESTS='$TESTS'"
+	echo "  /scenario.env: KERNEL=$KVER TESTS='$TESTS'$( [ "$USER_TREE" = 1 ] || kernel_has_series || echo " COOL_SERIES=0 (the $KVER series is empty: tokens that need its modules SKIP)")"
 	exit 0
 fi
 
@@ -83,11 +90,16 @@ mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,root,etc,mnt,module
 cp "$bb" "$root/bin/busybox"
 
 {
-	for v in SCENARIO ARCH SMP MEM TESTS EXPECT BOOT_ARGS; do
+	for v in SCENARIO ARCH SMP MEM TESTS EXPECT BOOT_ARGS KERNEL; do
 		printf '%s=%s\n' "$v" "$(shquote "${!v}")"
 	done
 	# the console's tty: Xen's console (hvc0) for a Xen dom0
 	printf 'COOL_CONSOLE=%s\n' "$([ "$HOST" = xen ] && echo hvc0 || echo ttyS0)"
+	# the series' modules exist only in a kernel that carries the series
+	# (a user's tree must: scripts/tree.sh checks)
+	series=1
+	[ "$USER_TREE" = 1 ] || kernel_has_series || series=0
+	printf 'export COOL_SERIES=%s\n' "$series"
 	# the guest runner's own knobs, when set on the host
 	for v in COOL_SELFTEST_ITERATIONS COOL_SELFTEST_IRQWAIT COOL_SELFTEST_IRQWAIT_WAIT; do
 		[ -z "${!v:-}" ] || printf 'export %s=%s\n' "$v" "$(shquote "${!v}")"
@@ -141,7 +153,7 @@ mount -t sysfs sysfs /sys
 mount -t debugfs debugfs /sys/kernel/debug || echo "cool-init: no debugfs"
 mount -t tmpfs tmpfs /tmp
 . /scenario.env
-export SCENARIO ARCH SMP MEM TESTS EXPECT BOOT_ARGS
+export SCENARIO ARCH SMP MEM TESTS EXPECT BOOT_ARGS KERNEL
 
 # Report on the console and the runner's port, then end QEMU.  tinyconfig
 # has no ACPI, so poweroff would only halt: use reboot there, QEMU runs with
@@ -158,7 +170,7 @@ finish() {
 
 case " $(cat /proc/cmdline) " in
 *" cool.shell=1 "*)
-	echo "cool-init: scenario $SCENARIO, modules in /modules, runner: sh /selftests/run.sh $TESTS"
+	echo "cool-init: kernel $KERNEL, scenario $SCENARIO, modules in /modules, runner: sh /selftests/run.sh $TESTS"
 	echo "cool-init: exit the shell to power off (QEMU: Ctrl-A x to kill)"
 	setsid cttyhack sh -l || sh -l
 	finish 0

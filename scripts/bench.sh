@@ -1,22 +1,32 @@
 #!/bin/bash
 # bench.sh - 'make bench': measure COOL against stock, write docs/results.md.
 #
-# Usage: scripts/bench.sh [--only LIST] [--smp-list 'N ...'] [--icount-smp-list 'N ...']
+# Usage: scripts/bench.sh [--kernel VER] [--only LIST] [--smp-list 'N ...'] [--icount-smp-list 'N ...']
 #                         [--torture-secs S] [--torture-repeats N] [--defconfig]
 #                         [--debian] [--text-pairs LIST] [--out DIR]
 #                         [--no-build]
 #                         [--dry-run] [--help]
+#   --kernel VER       the kernel measured, 7.3 or 6.12 (env KERNEL, default
+#                      scripts/lib.sh COOL_DEFAULT_KERNEL); bench.txt says
+#                      which (kernel=), and a section measured on another
+#                      kernel's tree is stale for the other's cover letter
 #   --only LIST        comma-separated subset of: callers,text,pathlen,irqlat,
-#                      scaling,throughput,irqwait,clang (default: all but clang).
-#                      clang: the series' asm against the C convention the kernel
-#                      already has, __preserve_most, all built with make LLVM=1:
-#                      text, path length and callers of clang-stock,
-#                      clang-cool and clang-stock with __preserve_most on the
-#                      void _raw_{spin,read,write}_* declarations (a worktree of the
-#                      series branch with that one change, not part of the
-#                      series; three clang builds). The sections left out
+#                      scaling,throughput,irqwait,rivals (default: all but
+#                      rivals). rivals: the series' asm against the designs a
+#                      maintainer would name, each a scenario built from the
+#                      series tree plus qemu-boot/variants/rivals (COOL off):
+#                      inline lock and unlock (ARCH_INLINE_*), inline unlocks
+#                      only, out-of-line C with a register-preserving attribute
+#                      (GCC no_caller_saved_registers, clang __preserve_most),
+#                      inline fast paths with such slowpath calls; with GCC,
+#                      with clang 19 (make LLVM=-19) and on i386 (groups,
+#                      --rival-groups): text, call-site code, path length,
+#                      callers and locktorture in instruction time (about 20
+#                      kernel builds the first time). The sections left out
 #                      keep their numbers from docs/data/bench.txt, each with
 #                      the date and series commit of the run that measured it.
+#   --rival-groups L   groups of the rivals section (default 'gcc clang19 i386';
+#                      --defconfig adds defconfig: its text only)
 #   --smp-list 'N ..'  vCPU counts of the scaling runs, wall-clock locktorture
 #                      under multi-threaded TCG (default '1 2 4': 8 vCPUs on
 #                      this 2-core host measure lock-waiter preemption, not
@@ -45,7 +55,7 @@
 #                      on the series tree of this run, and is dropped otherwise,
 #                      so that one table never mixes two versions of the series
 #                      (env COOL_BENCH_TEXT_PAIRS)
-#   --out DIR          where the raw results go (default results/bench-<UTC time>)
+#   --out DIR          where the raw results go (default results/bench-<ver>-<UTC time>)
 #   --no-build         use the kernels already built
 #
 # Scenarios 'stock' and 'cool' are the same config with COOL off and on, both
@@ -76,8 +86,12 @@ torture_repeats=${COOL_TORTURE_REPEATS:-5}
 out=''
 build=1 dry_run=0 defconfig=${COOL_BENCH_DEFCONFIG:-0} debian=${COOL_BENCH_DEBIAN:-0}
 text_only=${COOL_BENCH_TEXT_PAIRS:-}
+rival_groups=${COOL_RIVAL_GROUPS:-gcc clang19 i386}
+rival_torture_repeats=${COOL_RIVAL_TORTURE_REPEATS:-3}
 while [ $# -gt 0 ]; do
 	case $1 in
+	--kernel) [ $# -ge 2 ] || usage_error "--kernel needs a value"; select_kernel "$2"; shift ;;
+	--kernel=*) select_kernel "${1#*=}" ;;
 	--only) only=${2:?--only needs a value}; shift ;;
 	--smp-list) smp_list=${2:?--smp-list needs a value}; shift ;;
 	--icount-smp-list) icount_smp_list=${2:?--icount-smp-list needs a value}; shift ;;
@@ -91,6 +105,7 @@ while [ $# -gt 0 ]; do
 	--defconfig) defconfig=1 ;;
 	--debian) debian=1 ;;
 	--text-pairs) text_only=${2:?--text-pairs needs a value}; shift ;;
+	--rival-groups) rival_groups=${2:?--rival-groups needs a value}; shift ;;
 	--dry-run) dry_run=1 ;;
 	-h | --help) show_help; exit 0 ;;
 	*) usage_error "unknown option $1" ;;
@@ -98,11 +113,7 @@ while [ $# -gt 0 ]; do
 	shift
 done
 refuse_user_tree "make bench"
-# the clang section's variant of the series: __preserve_most on the
-# generic void lock functions (a worktree of the series branch, rebuilt when
-# the series changes)
-pm_tree=$COOL_CACHE/src/linux-preserve-most
-out=${out:-$REPO_ROOT/results/bench-$(run_stamp)}
+out=${out:-$REPO_ROOT/results/bench-$KVER-$(run_stamp)}
 want() { case ",$only," in *",$1,"*) return 0 ;; esac; return 1; }
 # label:stock-scenario:cool-scenario
 all_text_pairs='minimal:stock:cool i386:i386-stock:i386 defconfig:defconfig-stock:defconfig-cool debian:debian-stock:debian'
@@ -121,7 +132,25 @@ builds=''
 for sec in callers pathlen irqlat scaling throughput irqwait; do
 	want "$sec" && builds='stock cool'
 done
-want clang && builds="${builds:+$builds }clang-stock clang-cool"
+# rival_kernels GROUP: the scenarios of a rivals group, its base first
+rival_kernels() {
+	case $1 in
+	gcc) echo stock cool rival-inline rival-inline-unlock rival-preserve rival-inline-preserve ;;
+	clang19) echo clang19-stock clang19-cool clang19-preserve clang19-inline-preserve ;;
+	i386) echo i386-stock i386 i386-inline i386-preserve ;;
+	defconfig) echo defconfig-stock defconfig-cool defconfig-inline defconfig-preserve ;;
+	*) usage_error "--rival-groups: unknown group '$1' (gcc, clang19, i386, defconfig)" ;;
+	esac
+}
+for g in $rival_groups; do rival_kernels "$g" > /dev/null; done
+[ "$defconfig" = 0 ] || case " $rival_groups " in *" defconfig "*) ;; *) rival_groups="$rival_groups defconfig" ;; esac
+if want rivals; then
+	for g in $rival_groups; do
+		for k in $(rival_kernels "$g"); do
+			case " $builds " in *" $k "*) ;; *) builds="${builds:+$builds }$k" ;; esac
+		done
+	done
+fi
 if want text; then
 	for p in $text_pairs; do
 		q=${p#*:}
@@ -131,7 +160,7 @@ if want text; then
 fi
 
 if [ "$dry_run" = 1 ]; then
-	echo "bench plan -> $out/bench.txt, then scripts/report.sh:"
+	echo "bench plan, kernel $KVER -> $out/bench.txt, then scripts/report.sh:"
 	[ "$build" = 1 ] && echo "  build scenarios: $builds"
 	want callers && echo "  callers: selftests/guest/lockload.c ($workload_iters iterations) with -icount shift=0, 1 vCPU, nokaslr, $repeats boots each of stock, cool, cool cool_irqwait=0"
 	want text && echo "  text: size -A and bloat-o-meter -t of stock vs cool vmlinux, pairs: $text_pairs"
@@ -140,7 +169,7 @@ if [ "$dry_run" = 1 ]; then
 	want irqlat && echo "  irqlat: boot each, 4 vCPUs, bench:irqlat (holds 10us to 10ms), with -icount shift=0 and with multi-threaded TCG"
 	want scaling && echo "  scaling: locktorture spin_lock and spin_lock_irq, ${secs}s, vCPUs: $smp_list (stock, cool, cool cool_irqwait=0), $torture_repeats boots each"
 	want throughput && echo "  throughput: the same with -icount shift=0 (instruction time), vCPUs: $icount_smp_list, $torture_repeats boots each"
-	want clang && echo "  clang: LLVM=1 builds of clang-stock, clang-cool and clang-stock in $pm_tree (__preserve_most on the void _raw_*); text, pathlen and callers ($repeats boots) of each"
+	want rivals && for g in $rival_groups; do echo "  rivals $g: $(rival_kernels "$g"): text and call sites against the first$(case $g in defconfig) ;; i386) echo "; pathlen, locktorture at 4 vCPUs ($rival_torture_repeats boots)" ;; *) echo "; pathlen, callers ($repeats boots), locktorture at 4 vCPUs ($rival_torture_repeats boots)" ;; esac)"; done
 	want irqwait && echo "  irqwait: selftest:irq_starve,irq_starve_rw and bench:irqlat with -icount shift=0 at cool_irqwait= $irqwait_list (us)"
 	exit 0
 fi
@@ -155,34 +184,6 @@ if [ "$build" = 1 ]; then
 		"$REPO_ROOT/scripts/build.sh" --scenario "$s" || die "build of $s failed"
 	done
 fi
-if want clang; then
-	# pm_tree = the series branch + __preserve_most on every void _raw_*
-	# declaration of spinlock_api_smp.h and rwlock_api_smp.h (the
-	# definitions in kernel/locking/spinlock.c inherit it). Not on the
-	# ones that return a value (irqsave, trylock): clang 14 (Debian 12)
-	# saves and restores %rax around the body of a preserve_most function
-	# even when %rax carries its return value, so the caller got its own
-	# %rax back instead of the flags (LLVM issue 48789, "preserve_mostcc
-	# on X86 incorrectly restores RAX after storing return value"), and
-	# that kernel died in cpa_flush() with interrupts left off.
-	pm_subject='bench: __preserve_most on the void _raw_* lock functions (not for the series)'
-	base=$(tree_git rev-parse "$COOL_BRANCH")
-	if [ "$(git -C "$pm_tree" rev-parse HEAD~1 2>/dev/null || true)" != "$base" ] ||
-		[ "$(git -C "$pm_tree" log -1 --format=%s 2>/dev/null || true)" != "$pm_subject" ]; then
-		rm -rf "$pm_tree"
-		tree_git worktree prune
-		tree_git worktree add -q --detach "$pm_tree" "$base"
-		sed -i 's/^void __lockfunc/void __lockfunc __preserve_most/' \
-			"$pm_tree/include/linux/spinlock_api_smp.h" "$pm_tree/include/linux/rwlock_api_smp.h"
-		git -C "$pm_tree" -c user.name=bench.sh -c user.email=bench.sh@localhost \
-			commit -q -a -m "$pm_subject"
-	fi
-	if [ "$build" = 1 ]; then
-		COOL_TREE=$pm_tree "$REPO_ROOT/scripts/build.sh" --scenario clang-stock ||
-			die "build of clang-stock in $pm_tree failed"
-	fi
-	pm_out=$(COOL_TREE=$pm_tree bash -c '. "$1/scripts/lib.sh"; load_scenario clang-stock; echo "$OUT"' _ "$REPO_ROOT")
-fi
 # after the builds: they (re)apply the series
 now=$(date -u '+%Y-%m-%d %H:%M UTC')
 series=$(tree_git rev-parse --short "$COOL_BRANCH" 2>/dev/null || echo unknown)
@@ -190,6 +191,7 @@ series=$(tree_git rev-parse --short "$COOL_BRANCH" 2>/dev/null || echo unknown)
 # so the cover letter can tell numbers of this version from older ones
 series_tree=$(tree_git rev-parse --short=12 "$COOL_BRANCH^{tree}" 2>/dev/null || echo unknown)
 emit "date=$now"
+emit "kernel=$KVER"
 emit "series_commit=$series"
 emit "series_tree=$series_tree"
 emit "repo_commit=$(git -C "$REPO_ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)"
@@ -197,7 +199,7 @@ emit "host=$(nproc) CPUs, $(uname -m)"
 # Every section says which run measured it; a section left out by --only
 # keeps its keys (and that provenance) from the previous docs/data/bench.txt.
 old=$REPO_ROOT/docs/data/bench.txt
-for sec in callers text pathlen irqlat scaling throughput irqwait clang; do
+for sec in callers text pathlen irqlat scaling throughput irqwait rivals; do
 	if want "$sec"; then
 		emit "$sec.date=$now"
 		emit "$sec.series_commit=$series"
@@ -212,7 +214,7 @@ for sec in callers text pathlen irqlat scaling throughput irqwait clang; do
 	fi
 done
 guest_cpu=''
-vml() { printf '%s/out/%s/vmlinux\n' "$COOL_CACHE" "$1"; }
+vml() { printf '%s/%s/vmlinux\n' "$OUT_ROOT" "$1"; }
 
 # boot_tests SCENARIO NAME TESTS: boot, keep the guest KTAP in $out/NAME/.
 boot_tests() {
@@ -472,47 +474,85 @@ if want irqwait; then
 	emit "irqwait.guest_cpu=$(sed -n 's/^cpu=//p' "$out/irqwait-${irqwait_list##* }/result")"
 fi
 
-if want clang; then
-	# kernel label -> vmlinux; the pm kernel's boots run with COOL_TREE
-	clang_vml() { case $1 in pm) echo "$pm_out/vmlinux" ;; *) vml "clang-$1" ;; esac; }
-	clang_boot() {
-		local k=$1 name=$2 tests=$3
-		case $k in
-		pm) COOL_TREE=$pm_tree COOL_ICOUNT=1 COOL_SMP=1 COOL_BOOT_ARGS=nokaslr boot_tests clang-stock "$name" "$tests" ;;
-		*) COOL_ICOUNT=1 COOL_SMP=1 COOL_BOOT_ARGS=nokaslr boot_tests "clang-$k" "$name" "$tests" ;;
-		esac
-	}
-	info "bench: clang, the asm against __preserve_most"
-	emit "clang.compiler=$(clang --version | head -1)"
-	emit "clang.pm.marked=void"
+if want rivals; then
+	# The designs a maintainer would name, each against its group's base
+	# (stock of the same compiler and config): text (bloat-o-meter -t, call
+	# sites), the code of typical callers, path length, callers and
+	# locktorture in instruction time (-icount shift=0, nokaslr). A kernel
+	# that does not boot is a result here: its first bad console line.
+	rsites='complete add_wait_queue fd_install'
+	rboot() { COOL_ICOUNT=1 COOL_BOOT_ARGS=nokaslr boot_tests "$@"; }
+	emit "rivals.groups=$rival_groups"
+	emit "rivals.compiler.gcc=$(gcc --version | head -1)"
+	emit "rivals.compiler.clang19=$(clang-19 --version 2>/dev/null | head -1)"
+	emit "rivals.sites=$rsites"
+	: > "$out/rivals-sites.txt"
 	booted=''
-	for k in stock cool pm; do
-		v=$(clang_vml "$k")
-		text_counts "$v" "clang.$k"
-		"$TREE/scripts/bloat-o-meter" -t "$(clang_vml stock)" "$v" > "$out/bloat-o-meter-clang-$k.txt"
-		emit "clang.$k.functions=$(sed -n 's/^Total: Before=[0-9]*, After=\([0-9]*\),.*/\1/p' "$out/bloat-o-meter-clang-$k.txt")"
-		# a kernel that does not boot is a result here, not a failed bench
-		if ! (clang_boot "$k" "clang-pathlen-$k" bench:pathlen); then
-			emit "clang.$k.boot=$(grep -m1 -E 'kernel BUG|Oops|Kernel panic|WARNING' \
-				"$out/clang-pathlen-$k/console.log" | sed 's/^\[[^]]*\] //')"
-			continue
-		fi
-		booted="${booted:-} $k"
-		sed -n 's/^# bench: pathlen api=\([^ ]*\) per_pair=\([^ ]*\) .*/\1 \2/p' \
-			"$out/clang-pathlen-$k/ktap.log" | while read -r api p; do
-			emit "clang.pathlen.$k.$api=$p"
+	for g in $rival_groups; do
+		ks=$(rival_kernels "$g")
+		emit "rivals.group.$g=$ks"
+		base=${ks%% *}
+		for k in $ks; do
+			v=$(vml "$k")
+			text_counts "$v" "rivals.$k"
+			"$TREE/scripts/bloat-o-meter" -t "$(vml "$base")" "$v" > "$out/bloat-o-meter-rivals-$k.txt"
+			emit "rivals.$k.functions=$(sed -n 's/^Total: Before=[0-9]*, After=\([0-9]*\),.*/\1/p' "$out/bloat-o-meter-rivals-$k.txt")"
+			emit "rivals.$k.lock_insns=$(objdump -d --no-show-raw-insn "$v" | grep -cE 'lock +(cmpxchg|xadd)')"
+			for f in $rsites; do
+				# the function's code: one typical caller per lock API
+				objdump -d --no-show-raw-insn "$v" | awk -v f="<$f>:" '$2 == f { p = 1 } p && /^$/ { exit } p' > "$out/site-$k-$f.txt"
+				emit "rivals.$k.site.$f.insns=$(grep -c '^ *[0-9a-f]*:' "$out/site-$k-$f.txt")"
+				b=$(nm -S "$v" | awk -v f="$f" '$4 == f { print $2; exit }')
+				emit "rivals.$k.site.$f.bytes=$([ -z "$b" ] || echo $((16#$b)))"
+				{ echo "== $k: $f"; cat "$out/site-$k-$f.txt"; echo; } >> "$out/rivals-sites.txt"
+			done
+			[ "$g" != defconfig ] || continue
+			if ! (COOL_SMP=1 rboot "$k" "rivals-pathlen-$k" bench:pathlen); then
+				emit "rivals.$k.boot=$(grep -m1 -E 'kernel BUG|Oops|Kernel panic|WARNING|COOL-EXIT' \
+					"$out/rivals-pathlen-$k/console.log" | sed 's/^\[[^]]*\] //')"
+				continue
+			fi
+			booted="${booted:-} $k"
+			sed -n 's/^# bench: pathlen api=\([^ ]*\) per_pair=\([^ ]*\) .*/\1 \2/p' \
+				"$out/rivals-pathlen-$k/ktap.log" | while read -r api p; do
+				emit "rivals.pathlen.$k.$api=$p"
+			done
 		done
 	done
+	# callers (x86-64 guests: lockload is built for them) and locktorture
+	# at 4 vCPUs, two boots at a time, the kernels taking turns
+	callers_ks='' r=''
 	for r in $(seq 1 "$repeats"); do
 		for k in $booted; do
-			bg clang_boot "$k" "clang-callers-$k-$r" "workload:$workload_iters"
+			case $k in i386*) continue ;; esac
+			[ "$r" != 1 ] || callers_ks="$callers_ks $k"
+			COOL_SMP=1 bg rboot "$k" "rivals-callers-$k-$r" "workload:$workload_iters"
+		done
+	done
+	for r in $(seq 1 "$rival_torture_repeats"); do
+		for k in $booted; do
+			COOL_SMP=4 bg rboot "$k" "rivals-torture-$k-$r" \
+				"locktorture:spin_lock:$secs:long_hold=0 locktorture:spin_lock_irq:$secs:long_hold=0 locktorture:rw_lock:$secs:long_hold=0"
 		done
 	done
 	bg_wait
-	workload_emit clang.callers "${booted# }"
-	emit "clang.repeats=$repeats"
-	# the boots ran in subshells: the guest CPU comes from their result files
-	emit "clang.guest_cpu=$(sed -n 's/^cpu=//p' "$out/clang-pathlen-stock/result")"
+	[ -z "$callers_ks" ] || workload_emit rivals.callers "${callers_ks# }"
+	for r in $(seq 1 "$rival_torture_repeats"); do
+		for k in $booted; do
+			for t in spin_lock spin_lock_irq rw_lock; do
+				w=$(sed -n "s/^# locktorture\.$t: Writes: Total: \([0-9]*\) .*/\1/p" \
+					"$out/rivals-torture-$k-$r/ktap.log" | tail -1)
+				emit "rivals.torture.$k.$t.4.$r=${w:-0}"
+			done
+			w=$(sed -n 's/^# locktorture\.rw_lock: .*Reads *: *Total: *\([0-9]*\).*/\1/p' \
+				"$out/rivals-torture-$k-$r/ktap.log" | tail -1)
+			emit "rivals.torture.$k.rw_lock_reads.4.$r=${w:-0}"
+		done
+	done
+	emit "rivals.repeats=$repeats"
+	emit "rivals.torture.secs=$secs"
+	emit "rivals.torture.repeats=$rival_torture_repeats"
+	emit "rivals.guest_cpu=$(sed -n 's/^cpu=//p' "$out/rivals-pathlen-stock/result" 2>/dev/null)"
 fi
 
 info "bench: raw results in ${out#"$REPO_ROOT"/}/bench.txt"

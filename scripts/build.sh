@@ -1,16 +1,18 @@
 #!/bin/bash
 # build.sh - build a scenario's kernel: series + config + make bzImage modules.
 #
-# Usage: scripts/build.sh [--scenario NAME] [--jobs N] [--dry-run] [--help]
+# Usage: scripts/build.sh [--kernel VER] [--scenario NAME] [--jobs N] [--dry-run] [--help]
+#   --kernel VER     7.3 or 6.12 (env KERNEL, default scripts/lib.sh
+#                    COOL_DEFAULT_KERNEL)
 #   --scenario NAME  (env SCENARIO, default cool)
 #   --jobs N         make -j N (env JOBS, default nproc+1)
 #
-# Output in $COOL_CACHE/out/NAME: arch/x86/boot/bzImage, *.ko, build.log (full
+# Output in $COOL_CACHE/out/VER/NAME: arch/x86/boot/bzImage, *.ko, build.log (full
 # make output), warnings.txt (grep -E 'warning:|objtool:' build.log).
 # On a tty the make output is condensed into one updating line; elsewhere a
 # line every 500 objects.  Plain incremental make: only what changed rebuilds.
 # CC="ccache gcc" when ccache is installed ("ccache clang" and make LLVM=1
-# for scenarios with LLVM=1).
+# for scenarios with LLVM=1, "ccache clang-19" and make LLVM=-19 for LLVM=-19).
 #
 # Exit codes: 0 built, 1 series/config/build failed (last 30 lines of the log
 # are printed), 2 config check failed (options named), 5 bad usage.
@@ -23,6 +25,8 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--scenario) [ $# -ge 2 ] || usage_error "--scenario needs a value"; scenario=$2; shift ;;
 	--scenario=*) scenario=${1#*=} ;;
+	--kernel) [ $# -ge 2 ] || usage_error "--kernel needs a value"; select_kernel "$2"; shift ;;
+	--kernel=*) select_kernel "${1#*=}" ;;
 	--jobs) [ $# -ge 2 ] || usage_error "--jobs needs a value"; jobs=$2; shift ;;
 	--jobs=*) jobs=${1#*=} ;;
 	--dry-run) dry_run=1 ;;
@@ -36,26 +40,26 @@ case $jobs in '' | *[!0-9]*) usage_error "--jobs wants a number, got '$jobs'" ;;
 
 load_scenario "$scenario"
 cc=gcc
-[ "$LLVM" = 0 ] || cc=clang
+[ "$LLVM" = 0 ] || cc=clang$LLVM_SUFFIX
 command -v ccache >/dev/null 2>&1 && cc="ccache $cc"
 targets=(bzImage)
 
 if [ "$dry_run" = 1 ]; then
-	"$REPO_ROOT/scripts/config.sh" --scenario "$SCENARIO" --dry-run
+	"$REPO_ROOT/scripts/config.sh" --kernel "$KVER" --scenario "$SCENARIO" --dry-run
 	echo "build: make -C $TREE O=$OUT ARCH=$KARCH ${KMAKE_LLVM[*]+${KMAKE_LLVM[*]} }-j$jobs CC=\"$cc\" bzImage modules  > $OUT/build.log"
 	exit 0
 fi
 
 log=$OUT/build.log
 rm -f "$log" "$OUT/warnings.txt"
-"$REPO_ROOT/scripts/config.sh" --scenario "$SCENARIO"
+"$REPO_ROOT/scripts/config.sh" --kernel "$KVER" --scenario "$SCENARIO"
 grep -q '^CONFIG_MODULES=y' "$OUT/.config" && targets+=(modules)
 
 start=$(date +%s)
-info "building $SCENARIO: make -j$jobs ${targets[*]} (log: $log)"
+info "building $KVER $SCENARIO: make -j$jobs ${targets[*]} (log: $log)"
 set +e
 make -C "$TREE" O="$OUT" ARCH="$KARCH" ${KMAKE_LLVM[@]+"${KMAKE_LLVM[@]}"} -j"$jobs" CC="$cc" "${targets[@]}" 2>&1 |
-	awk -v logf="$log" -v tty="$(is_tty && echo 1 || echo 0)" -v name="$SCENARIO" '
+	awk -v logf="$log" -v tty="$(is_tty && echo 1 || echo 0)" -v name="$KVER $SCENARIO" '
 	{ print > logf; fflush(logf) }
 	$1 ~ /^(CC|AS|LD|AR|HOSTCC|HOSTLD|CPP|OBJCOPY|MODPOST|GEN|UPD|CHK|SYNC|VDSO|RELOCS|BTF|KSYMS|SORTTAB|ZOFFSET|VOFFSET|MKPIGGY|GZIP|XZ|LZMA|MK_ELFNOTE|CALL|WRAP|SYSHDR|SYSTBL|POLICY|TEST|DESCEND|INSTALL|STRIP|SIGN|UNROLL|IMAGE|BUILD)(\[M\])?$/ {
 		n++
@@ -71,8 +75,8 @@ nwarn=$(wc -l <"$OUT/warnings.txt")
 if [ "$rc" != 0 ]; then
 	echo "---- last 30 lines of $log ----" >&2
 	tail -n 30 "$log" >&2
-	die "kernel build of $SCENARIO failed (make rc=$rc)" "full log: $log"
+	die "kernel build of $KVER $SCENARIO failed (make rc=$rc)" "full log: $log"
 fi
 wmsg="no warnings"
 [ "$nwarn" = 0 ] || wmsg="$nwarn warning line(s) in $OUT/warnings.txt"
-info "built $SCENARIO in $(($(date +%s) - start))s: $OUT/arch/x86/boot/bzImage, $(find "$OUT" -name '*.ko' | wc -l) module(s), $wmsg"
+info "built $KVER $SCENARIO in $(($(date +%s) - start))s: $OUT/arch/x86/boot/bzImage, $(find "$OUT" -name '*.ko' | wc -l) module(s), $wmsg"

@@ -1,7 +1,10 @@
 #!/bin/bash
 # check.sh - 'make check': is the series ready for the list?
 #
-# Usage: scripts/check.sh [--only LIST] [--dry-run] [--help]
+# Usage: scripts/check.sh [--kernel VER] [--only LIST] [--dry-run] [--help]
+#   --kernel VER  the series to check: 7.3's (patches/) or 6.12's
+#                 (patches/6.12/); env KERNEL, default scripts/lib.sh
+#                 COOL_DEFAULT_KERNEL
 #   --only LIST   comma-separated subset of:
 #                 checkpatch  scripts/checkpatch.pl --strict on every patch
 #                 apply       git am of the series on a pristine worktree
@@ -27,6 +30,8 @@ only=${COOL_CHECK_ONLY:-checkpatch,apply,bisect,warnings,maintainers,lint}
 dry_run=0
 while [ $# -gt 0 ]; do
 	case $1 in
+	--kernel) [ $# -ge 2 ] || usage_error "--kernel needs a value"; select_kernel "$2"; shift ;;
+	--kernel=*) select_kernel "${1#*=}" ;;
 	--only) only=${2:?--only needs a value}; shift ;;
 	--dry-run) dry_run=1 ;;
 	-h | --help) show_help; exit 0 ;;
@@ -42,7 +47,7 @@ mapfile -t patches < <(series_patches)
 tag=$(base_tag)
 
 if [ "$dry_run" = 1 ]; then
-	echo "check plan (${#patches[@]} patches on $tag): $only"
+	echo "check plan: kernel $KVER, ${#patches[@]} patches of ${PATCH_DIR#"$REPO_ROOT"/}/ on $tag: $only"
 	exit 0
 fi
 
@@ -51,7 +56,7 @@ tmp=$(mktemp -d)
 # A fixed worktree path, not one under $tmp: the compiler sees absolute
 # -I paths of the source tree, so ccache only hits between runs when the
 # path stays the same. A worktree left by a killed run is removed first.
-wt=$COOL_CACHE/check-worktree
+wt=$COOL_CACHE/check-worktree-$KVER
 remove_worktree() {
 	git -C "$TREE" worktree remove --force "$wt" > /dev/null 2>&1 || true
 	rm -rf "$wt"
@@ -129,9 +134,9 @@ build_at() {
 # patch and config; boot results in results/<stamp>/check/.
 if want bisect && [ "$applied" = 1 ]; then
 	for s in stock cool; do
-		[ -f "$COOL_CACHE/out/$s/.config" ] || "$REPO_ROOT/scripts/config.sh" --scenario "$s" > /dev/null
+		[ -f "$OUT_ROOT/$s/.config" ] || "$REPO_ROOT/scripts/config.sh" --scenario "$s" > /dev/null
 	done
-	resroot=$(default_results_dir check)
+	resroot=$(default_results_dir "check-$KVER")
 	i=0
 	for c in $(git -C "$wt" rev-list --reverse "$tag..HEAD"); do
 		i=$((i + 1))
@@ -139,8 +144,8 @@ if want bisect && [ "$applied" = 1 ]; then
 		for s in stock cool; do
 			info "check: building '$subj' with $s config"
 			echo "# patch $i ($s): $subj"
-			if ! build_at "$c" "$COOL_CACHE/out/$s/.config" "$COOL_CACHE/out/check-$s"; then
-				echo "# build failed: $COOL_CACHE/out/check-$s/build.log"
+			if ! build_at "$c" "$OUT_ROOT/$s/.config" "$OUT_ROOT/check-$s"; then
+				echo "# build failed: $OUT_ROOT/check-$s/build.log"
 				result 1 "patch${i}_${s}_builds_and_boots"
 				continue
 			fi
@@ -163,9 +168,9 @@ fi
 if want warnings; then
 	w=0
 	for s in stock cool; do
-		log=$COOL_CACHE/out/$s/build.log
+		log=$OUT_ROOT/$s/build.log
 		if [ ! -f "$log" ]; then
-			echo "# no build log for $s: run 'make kernel SCENARIO=$s' first"
+			echo "# no build log for $KVER $s: run 'make kernel KERNEL=$KVER SCENARIO=$s' first"
 			w=1
 			continue
 		fi

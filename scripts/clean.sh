@@ -1,7 +1,9 @@
 #!/bin/bash
 # clean.sh - 'make clean': remove results/ and the build dirs of the scenarios
-# in qemu-boot/scenarios/ ($COOL_CACHE/out/<scenario>).  Keeps the kernel tree,
-# ccache and any other build dir in $COOL_CACHE/out.
+# in qemu-boot/scenarios/, of every kernel ($COOL_CACHE/out/<ver>/<scenario>,
+# and out/<scenario> of the layout before per-kernel dirs).  Keeps the
+# kernel trees, the fetched packages, ccache and any other build dir in
+# $COOL_CACHE/out.
 #
 # Usage: scripts/clean.sh [--dry-run] [--help]
 # Exit codes: 0 done, 5 bad usage.
@@ -16,7 +18,10 @@ case ${1:-} in
 *) usage_error "unknown option $1" ;;
 esac
 dirs=("$REPO_ROOT/results")
-for s in $(list_scenarios); do dirs+=("$COOL_CACHE/out/$s"); done
+for s in $(list_scenarios); do
+	dirs+=("$COOL_CACHE/out/$s")
+	for k in $COOL_KERNELS; do dirs+=("$COOL_CACHE/out/$k/$s"); done
+done
 for d in "${dirs[@]}"; do
 	[ -e "$d" ] || continue
 	if [ "$dry_run" = 1 ]; then echo "would remove $d"; else info "removing $d"; rm -rf "$d"; fi

@@ -1,13 +1,19 @@
 #!/bin/bash
-# cover-letter.sh - write patches/0000-cover-letter.patch from the series,
-# docs/cover-letter.in and the measured numbers in docs/data/bench.txt.
+# cover-letter.sh - write a kernel's 0000-cover-letter.patch (patches/ for
+# 7.3, patches/6.12/ for the backport) from its series, its prose and the
+# measured numbers in docs/data/bench.txt.
 #
-# Usage: scripts/cover-letter.sh [--branch B] [--dry-run] [--help]
+# Usage: scripts/cover-letter.sh [--kernel VER] [--branch B] [--dry-run] [--help]
+#   --kernel VER  7.3 or 6.12 (env KERNEL, default scripts/lib.sh
+#                 COOL_DEFAULT_KERNEL)
 #
 # The header (subject, shortlog, diffstat, base-commit) comes from
-# 'git format-patch --cover-letter' of <tag>..B (default 'dev'); the prose
-# from docs/cover-letter.in, whose @NUMBERS@ line is replaced by tables made
-# from docs/data/bench.txt, so the letter never says what was not measured.
+# 'git format-patch --cover-letter' of <tag>..B (default 'dev') in the
+# kernel's tree; the prose from docs/cover-letter.in (7.3, the series
+# proper) or docs/cover-letter-<ver>.in (a backport: what differs), whose
+# @NUMBERS@ line is replaced by tables made from docs/data/bench.txt, so
+# the letter never says what was not measured (a section measured on
+# another kernel's tree is another tree: stale, left out).
 # Environment: COOL_DEV_BRANCH (default dev).
 #
 # Exit codes: 0 written, 1 missing branch or input, 5 bad usage.
@@ -19,6 +25,8 @@ branch=${COOL_DEV_BRANCH:-dev}
 dry_run=0
 while [ $# -gt 0 ]; do
 	case $1 in
+	--kernel) [ $# -ge 2 ] || usage_error "--kernel needs a value"; select_kernel "$2"; shift ;;
+	--kernel=*) select_kernel "${1#*=}" ;;
 	--branch) branch=${2:?--branch needs a value}; shift ;;
 	--dry-run) dry_run=1 ;;
 	-h | --help) show_help; exit 0 ;;
@@ -28,6 +36,7 @@ while [ $# -gt 0 ]; do
 done
 tag=$(base_tag)
 in=$REPO_ROOT/docs/cover-letter.in
+[ "$KVER" = "$COOL_MAIN_KERNEL" ] || in=$REPO_ROOT/docs/cover-letter-$KVER.in
 data=$REPO_ROOT/docs/data/bench.txt
 [ -r "$in" ] || die "missing $in"
 if [ "$dry_run" = 1 ]; then
@@ -57,6 +66,8 @@ sections() {
 		grep -q "^$sec\." "$data" 2>/dev/null || continue
 		t=$(get "$sec.series_tree")
 		case $1 in
+	--kernel) [ $# -ge 2 ] || usage_error "--kernel needs a value"; select_kernel "$2"; shift ;;
+	--kernel=*) select_kernel "${1#*=}" ;;
 		stale) current "$sec" || out="$out $sec" ;;
 		this) [ "$t" != "$cur_tree" ] || out="$out $sec" ;;
 		older) if [ "$t" != "$cur_tree" ] && current "$sec"; then out="$out $sec"; fi ;;
@@ -310,4 +321,4 @@ awk -v bf="$tmp/blurb" '
 	/\*\*\* SUBJECT HERE \*\*\*/ { sub(/\*\*\* SUBJECT HERE \*\*\*/, "x86/locking: Completely out of line spinlocks (CONFIG_COOL_SPINLOCK)") }
 	/\*\*\* BLURB HERE \*\*\*/ { while ((getline l < bf) > 0) print l; next }
 	{ print }' "$tmp/fp/0000-cover-letter.patch" > "$PATCH_DIR/0000-cover-letter.patch"
-info "wrote patches/0000-cover-letter.patch"
+info "wrote ${PATCH_DIR#"$REPO_ROOT"/}/0000-cover-letter.patch"

@@ -1,48 +1,61 @@
 #!/bin/bash
-# help.sh - 'make help': targets, variables, scenarios and config fragments
-# (their '# Help:' lines).
+# help.sh - 'make help': targets, variables, kernels, scenarios (with the
+# kernels each applies to) and config fragments (their '# Help:' lines).
 #
 # Usage: scripts/help.sh [--help]
 # Exit codes: 0.
 set -eu
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
+printf 'cool-spinlock harness.  Kernels: %s (KERNEL=, default %s); the series of %s is patches/,\n' \
+	"$COOL_KERNELS" "$COOL_DEFAULT_KERNEL" "$COOL_MAIN_KERNEL"
+printf '%s\n' "the others' patches/<ver>/ (backports).  Targets:"
 cat <<'TXT'
-cool-spinlock harness.  Targets:
-  make [all]          build + boot + test the SCENARIO (default cool), print the verdict
-  make setup          check every package (and the tree, the i386 busybox); as root install
+  make [all]          build + boot + test the SCENARIO (default cool) on KERNEL, print the verdict
+  make setup          check every package (and fetch 7.3's, unpack each tree, the i386 busybox); as root install
                       what is missing, else print the apt-get line and exit 7
-  make test           what CI checks: lint, host-test, then the scenarios of TEST_SCENARIOS
-                      (stock cool fairness cool-tas fairness-tas i386 none-hardened kasan hang)
-  make matrix         the configurations make test has no time for (MATRIX_SCENARIOS: static
-                      preemption models, frame pointers, IBT off, Debian's config, lockdep, KCSAN, sweeps,
-                      the Xen PV dom0 scenarios xen-stock, xen-rawirq, xen-1vcpu)
-  make tree           unpack Debian's linux-source-6.12 as a git repo (no-op when present)
-  make series         branch 'cool' = base tag + patches/*.patch (no-op when unchanged)
+  make test           what CI checks: lint, host-test, then the Makefile's TEST_RUNS, both kernels
+                      (7.3: stock; 6.12: stock cool fairness i386 preempt-none kasan hang);
+                      KERNEL=VER: that kernel's only
+  make matrix         the configurations make test has no time for (MATRIX_RUNS: static
+                      preemption models, frame pointers, IBT off, Debian's config, lockdep, KCSAN, sweeps;
+                      the Xen PV dom0 scenarios xen, xen-stock, xen-rawirq, xen-1vcpu;
+                      7.3's COOL-on scenarios, skipped while its series is empty)
+  make tree           unpack Debian's linux-source-<ver> as a git repo (no-op when present)
+  make series         branch 'cool' = base tag + the kernel's series (no-op when unchanged)
   make config         configure SCENARIO and check every requested option stuck
   make kernel         series + config + build bzImage and modules of SCENARIO
   make boot           build, then boot SCENARIO with an interactive shell (Ctrl-A x quits)
   make lint           shellcheck -S style on every script
   make host-test      the console judge on synthetic logs (badness, hang, KCSAN scope) and
-                      what a run keeps (hang mid-module, crash, no boot, results.json)
+                      what a run keeps (hang mid-module, crash, no boot, results.json), and the
+                      kernel knob (which kernel, scenario, fragments, build dirs; dry runs only)
   make check          checkpatch --strict, git am on pristine, every patch built and booted, new warnings,
                       get_maintainer recipients, shellcheck (KTAP, N passed, N failed)
   make check-bisect   only: every patch builds and boots (locktorture) with COOL on and off
-  make bench          measure stock vs cool -> docs/results.md, plots, docs/data/bench.txt
+  make bench          measure stock vs cool on KERNEL -> docs/results.md, plots, docs/data/bench.txt
   make soak           locktorture matrix with CPU hotplug, 10 min/scenario -> docs/reliability.md
-  make series-export  patches/ (and the cover letter) from branch 'dev' of the tree
-  make send           as git's identity (not an example domain): b4 prep --auto-to-cc, b4 send -o:
-                      the addressed mails in results/send-*/ (nothing is sent)
+  make series-export  each kernel's series (KERNEL=: that one's) and cover letter from branch 'dev' of its tree
+  make send           KERNEL's series, as git's identity (not an example domain): b4 prep --auto-to-cc,
+                      b4 send -o: the addressed mails in results/send-*/ (nothing is sent)
+  make kunit          the series' KUnit suite through the tree's kunit.py (--arch=x86_64)
   make clean          remove results/ and the scenarios' build dirs (not the tree, not ccache)
   make help           this text
-Make variables: SCENARIO=name (default cool), TESTS='tokens' (guest runner arguments).
+Make variables (also taken from the environment): KERNEL=7.3|6.12 (default: the scripts' default
+kernel; make test and make matrix: both), SCENARIO=name (default cool; 'make' also takes VER:name),
+TESTS='tokens' (guest runner arguments), JOBS=n, COOL_CACHE=dir, DRY_RUN=1 (make, make test,
+make matrix: print the plans, build and boot nothing).
 Environment knobs (command-line options of the scripts win over them, they win
 over the defaults):
-  COOL_CACHE=dir            trees, builds, i386 busybox (default ~/.cache/cool-spinlock)
-  COOL_TREE=dir             kernel tree (default $COOL_CACHE/src/linux-source-6.12); another
+  KERNEL=7.3|6.12           the kernel (scripts: --kernel; default scripts/lib.sh COOL_DEFAULT_KERNEL)
+  COOL_CACHE=dir            trees, builds, packages, i386 busybox (default ~/.cache/cool-spinlock)
+  COOL_TREE=dir             kernel tree (default $COOL_CACHE/src/linux-source-<ver>); another
                             tree is yours: built with O= as it stands, never checked out,
                             committed to or cleaned, refused unless it carries the series
-  COOL_PATCH_DIR=dir        the series to apply (default <repo>/patches)
+  COOL_PATCH_DIR=dir        the series to apply (default <repo>/patches for 7.3, patches/<ver> else)
+  COOL_DEBIAN_MIRROR=uri    the Debian mirror 7.3's packages come from (default: the host's own,
+                            read from its apt sources)
+  COOL_KPKG_VERSION=ver     linux-source-7.3 version to fetch (default 7.3.4-1~bpo13+1; empty: newest)
   COOL_DEV_BRANCH=name      branch make series-export exports (default dev)
   JOBS=n                    make -j (default nproc+1)
   COOL_OVERLAP=0|1          build the next scenario (nice 10) while one boots (default 1)
@@ -72,7 +85,7 @@ over the defaults):
                             matrix, bench and all, or a HOST=xen SCENARIO, also fetch Debian's Xen)
   COOL_CHECK_ONLY=list      make check steps (default checkpatch,apply,bisect,warnings,maintainers,lint)
   COOL_BENCH_ONLY=list      make bench sections (default callers,text,pathlen,irqlat,scaling,throughput,irqwait;
-                            also clang, xen)
+                            also rivals, xen)
   COOL_BENCH_DEFCONFIG=1    make bench: also x86_64_defconfig text (default 0)
   COOL_BENCH_DEBIAN=1       make bench: also Debian's cloud-amd64 config text (default 0)
   COOL_SMP_LIST, COOL_ICOUNT_SMP_LIST, COOL_IRQWAIT_LIST, COOL_TORTURE_SECS  make bench lists
@@ -82,12 +95,14 @@ over the defaults):
   COOL_SOAK_MINUTES=n COOL_SOAK_SCENARIOS='...'  make soak (default 10, the soak matrix)
 Exit codes of make setup: 0 ready, 1 install failed, 7 packages missing and not root.
 TXT
-echo "Scenarios (qemu-boot/scenarios/):"
+echo "Scenarios (qemu-boot/scenarios/; [kernels they apply to]):"
 for s in $(list_scenarios); do
-	printf '  %-12s %s\n' "$s" "$(sed -n '1s/^# Help: //p' "$SCENARIO_DIR/$s.conf")"
+	# shellcheck disable=SC1090
+	k=$(KERNELS=$COOL_KERNELS && . "$SCENARIO_DIR/$s.conf" && echo "$KERNELS")
+	printf '  %-17s [%s] %s\n' "$s" "${k:-$COOL_KERNELS}" "$(sed -n '1s/^# Help: //p' "$SCENARIO_DIR/$s.conf")"
 done
-echo "Config fragments:"
-for f in "$REPO_ROOT"/Kconfig.fragment "$REPO_ROOT"/qemu-boot/configs/*.config; do
+echo "Config fragments (qemu-boot/configs/<ver>/NAME follows NAME on kernel <ver>):"
+for f in "$REPO_ROOT"/Kconfig.fragment "$REPO_ROOT"/qemu-boot/configs/*.config "$REPO_ROOT"/qemu-boot/configs/*/*.config; do
 	[ -f "$f" ] || continue
-	printf '  %-36s %s\n' "${f#"$REPO_ROOT"/}" "$(sed -n '1s/^# Help: //p' "$f")"
+	printf '  %-38s %s\n' "${f#"$REPO_ROOT"/}" "$(sed -n '1s/^# Help: //p' "$f")"
 done

@@ -2,31 +2,41 @@
 # lib.sh - shared helpers for the cool-spinlock harness.  Source it, do not run it:
 #   . "$(dirname "$0")/../scripts/lib.sh"
 #
+# Kernels: the harness builds Debian's kernel trees of COOL_KERNELS, one
+# at a time: KERNEL=VER (make KERNEL=VER, the environment, or a script's
+# --kernel VER; the command line beats the environment beats
+# COOL_DEFAULT_KERNEL) selects one (select_kernel), and every path below
+# is that kernel's. A script that selects one exports KERNEL, so the
+# scripts it runs build the same kernel.
 # Paths (environment overrides the default):
 #   COOL_CACHE  cache root                   default: $HOME/.cache/cool-spinlock
-#   COOL_TREE   kernel source tree (git)     default: $COOL_CACHE/src/linux-source-6.12
+#   COOL_TREE   kernel source tree (git)     default: $COOL_CACHE/src/linux-source-<ver>
 #               Any other path is a user's tree (USER_TREE=1): it is built
 #               as it stands, out of tree (O=), and never checked out,
-#               committed to or cleaned; it must already carry the series.
-#   OUT         per-scenario build dir       $COOL_CACHE/out/<scenario>  (set by load_scenario)
-#   results     per-run results              <repo>/results/<UTC date-time>/<scenario>/
-#   COOL_PATCH_DIR  the series               default: <repo>/patches
+#               committed to or cleaned; it must already carry the series
+#               and be a tree of the selected kernel.
+#   OUT         per-scenario build dir       $COOL_CACHE/out/<ver>/<scenario>  (set by load_scenario)
+#   results     per-run results              <repo>/results/<UTC date-time>/<ver>-<scenario>/
+#   COOL_PATCH_DIR  the series               default: <repo>/patches for COOL_MAIN_KERNEL
+#               (the series make send mails), <repo>/patches/<ver> for the others
+#               (the backports)
 #   VARIANT_DIR variants of the series       <repo>/qemu-boot/variants/<name>/*.patch
+#               on the 7.3 series, variants/<name>/<ver>/*.patch on the series
+#               of kernel <ver> (variant_patch_dir), as patches/ and patches/<ver>/
 #               (not part of the series: rival designs for make bench,
 #               deliberately wrong kernels for negative tests), applied on
-#               branch cool in the worktree $COOL_CACHE/src/linux-source-6.12+<name>
+#               branch cool in the worktree $COOL_CACHE/src/linux-source-<ver>+<name>
+#   packages    a kernel the host's release does not carry (7.3) is fetched by
+#               scripts/fetch-kernel.sh into $COOL_CACHE/pkg/<package>/ with a
+#               private apt state in $COOL_CACHE/apt/<suite>/
 # Scenario data: qemu-boot/scenarios/<name>.conf (see load_scenario).
 # Exit code used by die: 1 unless given (die_rc CODE ...).
 
 # shellcheck disable=SC2034  # variables are used by the scripts that source this
 REPO_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 COOL_CACHE=${COOL_CACHE:-$HOME/.cache/cool-spinlock}
-HARNESS_TREE=$COOL_CACHE/src/linux-source-6.12
-TREE=${COOL_TREE:-$HARNESS_TREE}
-USER_TREE=0
-[ "$TREE" = "$HARNESS_TREE" ] || USER_TREE=1
 SCENARIO_DIR=$REPO_ROOT/qemu-boot/scenarios
-PATCH_DIR=${COOL_PATCH_DIR:-$REPO_ROOT/patches}
+CONFIG_DIR=$REPO_ROOT/qemu-boot/configs
 VARIANT_DIR=$REPO_ROOT/qemu-boot/variants
 # The Xen hypervisor of the HOST=xen scenarios: Debian's package, fetched
 # with apt-get download and unpacked (never installed) by scripts/setup.sh
@@ -34,11 +44,20 @@ VARIANT_DIR=$REPO_ROOT/qemu-boot/variants
 # QEMU's -kernel loads.
 XEN_PKG=xen-hypervisor-4.17-amd64
 XEN_IMAGE=$COOL_CACHE/xen/xen-4.17-amd64
-KPKG=linux-source-6.12
-KTARBALL=/usr/src/$KPKG.tar.xz
 BASE_BRANCH=base
 COOL_BRANCH=cool
 PROG=${PROG:-$(basename "$0")}
+
+# The kernels, newest first.
+COOL_KERNELS="7.3 6.12"
+# The kernel of patches/ (the series make send mails); the series of every
+# other kernel, its backport, is patches/<ver>/.
+COOL_MAIN_KERNEL=7.3
+# The kernel when none is asked for: 6.12 while patches/ (the 7.3 series)
+# is still empty; it becomes 7.3 when the 7.3 series lands.
+COOL_DEFAULT_KERNEL=6.12
+# The kernel asked for (make KERNEL=, environment), before any default.
+KERNEL_ASKED=${KERNEL:-}
 
 # Exit codes shared by the scripts (each script documents the ones it uses).
 # 0, 1 and 4 mean what they mean to kselftest (pass, fail, skip); kselftest
@@ -95,6 +114,66 @@ status_done() { is_tty && printf '\r\033[K' >&2; return 0; }
 # Short hash of stdin.
 hash_stdin() { sha256sum | cut -d' ' -f1; }
 
+# select_kernel VER: make VER the kernel every path below is for. Sets
+# KVER, KPKG and KCFGPKG (Debian's source and config packages), KTARBALL
+# (the tarball of KPKG), KCONFIG_DIR (the configs of KCFGPKG), KPKG_VERSION
+# (the version of KPKG the harness fetches; empty for a package of the
+# host's release), KFETCH_SUITE (the suite scripts/fetch-kernel.sh fetches
+# both packages from; empty: make setup installs them on the host),
+# KLLVM (make LLVM= value of scenarios with LLVM=1: 1 is the host's clang,
+# -19 clang-19, for a kernel that wants a newer clang than Debian 12's
+# default 14), HARNESS_TREE, TREE, USER_TREE,
+# PATCH_DIR, OUT_ROOT (the build dirs' parent), and exports KERNEL=VER.
+# A kernel not in COOL_KERNELS is a usage error.
+select_kernel() {
+	case " $COOL_KERNELS " in
+	*" ${1:-none} "*) ;;
+	*) die_rc "$E_USAGE" "unknown kernel '${1:-}'" "kernels: $COOL_KERNELS (make KERNEL=<one of them>, or --kernel)" ;;
+	esac
+	KVER=$1
+	KPKG=linux-source-$1 KCFGPKG=linux-config-$1
+	case $1 in
+	6.12)
+		# Debian 12's own bookworm kernel: make setup installs the packages
+		KFETCH_SUITE='' KPKG_VERSION=''
+		KTARBALL=/usr/src/$KPKG.tar.xz KCONFIG_DIR=/usr/src/$KCFGPKG
+		KLLVM=1 ;;
+	7.3)
+		# Debian 13's backports (arch all): fetched into the cache
+		KFETCH_SUITE=trixie-backports KPKG_VERSION='7.3.4-1~bpo13+1'
+		KTARBALL=$COOL_CACHE/pkg/$KPKG/usr/src/$KPKG.tar.xz
+		KCONFIG_DIR=$COOL_CACHE/pkg/$KCFGPKG/usr/src/$KCFGPKG
+		# 7.3 wants clang >= 17 (Documentation/process/changes.rst)
+		KLLVM=-19 ;;
+	esac
+	HARNESS_TREE=$COOL_CACHE/src/$KPKG
+	TREE=${COOL_TREE:-$HARNESS_TREE}
+	USER_TREE=0
+	[ "$TREE" = "$HARNESS_TREE" ] || USER_TREE=1
+	if [ "$1" = "$COOL_MAIN_KERNEL" ]; then
+		PATCH_DIR=${COOL_PATCH_DIR:-$REPO_ROOT/patches}
+	else
+		PATCH_DIR=${COOL_PATCH_DIR:-$REPO_ROOT/patches/$1}
+	fi
+	OUT_ROOT=$COOL_CACHE/out/$1
+	KERNEL=$1
+	export KERNEL
+}
+
+# kpkg_version: the Debian version of the selected kernel's source package
+# (installed on the host, or the one scripts/fetch-kernel.sh unpacked).
+kpkg_version() {
+	if [ -n "$KFETCH_SUITE" ]; then
+		cat "$COOL_CACHE/pkg/$KPKG.version" 2>/dev/null || echo unknown
+	else
+		dpkg-query -W -f='${Version}' "$KPKG" 2>/dev/null || echo unknown
+	fi
+}
+
+# kernel_has_series: the selected kernel's series holds patches (patches/
+# or patches/<ver>/, cover letter excluded).
+kernel_has_series() { [ -n "$(series_patches | head -n 1)" ]; }
+
 # Base tag of the tree, from its Makefile: v6.12.118-debian
 kernel_version() {
 	awk -F' = ' '/^VERSION =/{v=$2} /^PATCHLEVEL =/{p=$2} /^SUBLEVEL =/{s=$2}
@@ -121,10 +200,13 @@ list_scenarios() {
 	return 0
 }
 
-# load_scenario NAME - source qemu-boot/scenarios/NAME.conf and apply defaults.
+# load_scenario NAME - source qemu-boot/scenarios/NAME.conf and apply defaults,
+# for the selected kernel (select_kernel); a scenario whose KERNELS do not
+# hold that kernel is a usage error (exit 5), with the scenario's KERNELS_WHY.
 # Sets: SCENARIO ARCH BASE FRAGMENTS SMP MEM TIMEOUT BOOT_ARGS TESTS EXPECT
-#       EXPECT_RC EXPECT_HANG_TOKEN EXPECT_FAIL CONSOLE_EXPECT KERNEL KCSAN_SCOPE KNOWN_WARNINGS HYPERVISOR
-#       BOOT_SECONDS ICOUNT STARVE_SHARE VARIANT HOST HOST_ARGS OUT QEMU_BIN
+#       EXPECT_RC EXPECT_HANG_TOKEN EXPECT_FAIL CONSOLE_EXPECT BUILD KCSAN_SCOPE
+#       KNOWN_WARNINGS HYPERVISOR BOOT_SECONDS ICOUNT STARVE_SHARE VARIANT HOST
+#       HOST_ARGS HOST_CPUS KERNELS KERNELS_WHY OUT QEMU_BIN
 #       KARCH (kernel ARCH= value); with VARIANT, TREE is that variant's
 #       worktree (variant_tree).
 # Environment overrides of the data: COOL_SMP COOL_MEM COOL_TIMEOUT
@@ -134,18 +216,29 @@ list_scenarios() {
 # (prefixed so a stray ARCH=arm64 in a kernel developer's environment
 # cannot change a scenario).
 load_scenario() {
-	local name=$1 f
+	local name=$1 f k
 	case $name in
 	'' | *[!A-Za-z0-9_.-]*) die_rc "$E_USAGE" "bad scenario name '$name'" "scenarios: $(list_scenarios | tr '\n' ' ')" ;;
 	esac
 	f=$SCENARIO_DIR/$name.conf
 	[ -f "$f" ] || die_rc "$E_USAGE" "unknown scenario '$name' (no $f)" "scenarios: $(list_scenarios | tr '\n' ' ')"
+	# the selected kernel's paths again (a VARIANT of the last scenario
+	# loaded changed TREE)
+	select_kernel "$KVER"
 	ARCH=x86_64 BASE=tinyconfig FRAGMENTS='' SMP=4 MEM=1G TIMEOUT='' BOOT_ARGS='' TESTS='' EXPECT=''
-	EXPECT_RC=0 EXPECT_HANG_TOKEN='' EXPECT_FAIL='' CONSOLE_EXPECT='' KERNEL='' KCSAN_SCOPE='' KNOWN_WARNINGS='' HYPERVISOR=0 BOOT_SECONDS=30
-	ICOUNT=0 STARVE_SHARE='' LLVM=0 VARIANT='' HOST='' HOST_ARGS='' HOST_CPUS=2
+	EXPECT_RC=0 EXPECT_HANG_TOKEN='' EXPECT_FAIL='' CONSOLE_EXPECT='' BUILD='' KCSAN_SCOPE='' KNOWN_WARNINGS='' HYPERVISOR=0 BOOT_SECONDS=30
+	ICOUNT=0 STARVE_SHARE='' LLVM=0 VARIANT='' HOST='' HOST_ARGS='' HOST_CPUS=2 KERNELS=$COOL_KERNELS KERNELS_WHY=''
 	# shellcheck disable=SC1090
 	. "$f"
 	SCENARIO=$name
+	for k in $KERNELS; do
+		case " $COOL_KERNELS " in *" $k "*) ;; *) die_rc "$E_USAGE" "scenario $name: KERNELS='$KERNELS' names an unknown kernel '$k'" "kernels: $COOL_KERNELS" ;; esac
+	done
+	case " $KERNELS " in
+	*" $KVER "*) ;;
+	*) die_rc "$E_USAGE" "scenario $name does not apply to kernel $KVER (its KERNELS: $KERNELS)${KERNELS_WHY:+: $KERNELS_WHY}" \
+		"run it with KERNEL=${KERNELS%% *} (make KERNEL=${KERNELS%% *} SCENARIO=$name), or pick another scenario ('make help' lists each one's kernels)" ;;
+	esac
 	SMP=${COOL_SMP:-$SMP}
 	MEM=${COOL_MEM:-$MEM}
 	TIMEOUT=${COOL_TIMEOUT:-$TIMEOUT}
@@ -163,9 +256,19 @@ load_scenario() {
 	HOST_CPUS=${COOL_HOST_CPUS:-$HOST_CPUS}
 	[ -z "$HOST" ] || HOST_ARGS=${COOL_HOST_ARGS:-$HOST_ARGS}
 	case $HOST_CPUS in '' | *[!0-9]* | 0) die_rc "$E_USAGE" "scenario $name: HOST_CPUS='$HOST_CPUS' is not a positive number" ;; esac
-	# LLVM=1: the kernel's make LLVM=1 (clang, ld.lld, llvm-*); scenario
-	# data only, so that a scenario's build dir holds one compiler's objects
-	case $LLVM in 0) KMAKE_LLVM=() ;; 1) KMAKE_LLVM=(LLVM=1) ;; *) die_rc "$E_USAGE" "scenario $name: LLVM='$LLVM' is not 0 or 1" ;; esac
+	# LLVM=1: the kernel's clang (KLLVM, select_kernel: make LLVM=1 on
+	# 6.12, make LLVM=-19 on 7.3, whose minimum clang is newer than Debian
+	# 12's default 14); LLVM=-19: make LLVM=-19 (clang-19, ld.lld-19,
+	# llvm-*-19, Debian's versioned packages) on any kernel; LLVM_SUFFIX
+	# is the -19; scenario data only, so that a scenario's build dir holds
+	# one compiler's objects
+	LLVM_SUFFIX=''
+	case $LLVM in
+	0) KMAKE_LLVM=() ;;
+	1) KMAKE_LLVM=("LLVM=$KLLVM"); [ "$KLLVM" = 1 ] || LLVM_SUFFIX=$KLLVM ;;
+	-[1-9] | -[1-9][0-9]) KMAKE_LLVM=("LLVM=$LLVM") LLVM_SUFFIX=$LLVM ;;
+	*) die_rc "$E_USAGE" "scenario $name: LLVM='$LLVM' is not 0, 1 or -VERSION (as -19)" ;;
+	esac
 	case $STARVE_SHARE in *[!0-9]*) die_rc "$E_USAGE" "scenario $name: STARVE_SHARE='$STARVE_SHARE' is not a number" ;; esac
 	case $ARCH in
 	x86_64) KARCH=x86 QEMU_BIN=qemu-system-x86_64 ;; # ARCH=x86 + CONFIG_64BIT=y fragment, as a plain "make tinyconfig" on an x86 host
@@ -175,12 +278,12 @@ load_scenario() {
 	case $BASE in
 	tinyconfig | defconfig) ;;
 	debian-*) [ "$ARCH" = x86_64 ] || die_rc "$E_USAGE" "scenario $name: BASE=$BASE needs ARCH=x86_64" ;;
-	*) die_rc "$E_USAGE" "scenario $name: unsupported BASE='$BASE'" "use tinyconfig, defconfig or debian-<flavour> (linux-config-6.12)" ;;
+	*) die_rc "$E_USAGE" "scenario $name: unsupported BASE='$BASE'" "use tinyconfig, defconfig or debian-<flavour> ($KCFGPKG)" ;;
 	esac
 	case $TIMEOUT in *[!0-9]*) die_rc "$E_USAGE" "scenario $name: TIMEOUT='$TIMEOUT' is not a number of seconds" ;; esac
 	case $BOOT_SECONDS in '' | *[!0-9]*) die_rc "$E_USAGE" "scenario $name: BOOT_SECONDS='$BOOT_SECONDS' is not a number of seconds" ;; esac
 	case " $EXPECT_RC " in *' '*[!0-9\ ]*) die_rc "$E_USAGE" "scenario $name: EXPECT_RC='$EXPECT_RC' is not a list of boot.sh exit codes" ;; esac
-	case $KERNEL in *[!A-Za-z0-9_.-]*) die_rc "$E_USAGE" "scenario $name: bad KERNEL='$KERNEL'" ;; esac
+	case $BUILD in *[!A-Za-z0-9_.-]*) die_rc "$E_USAGE" "scenario $name: bad BUILD='$BUILD'" ;; esac
 	[ -z "$EXPECT_FAIL" ] || [ "$EXPECT_RC" != 0 ] || die_rc "$E_USAGE" "scenario $name: EXPECT_FAIL needs an EXPECT_RC other than 0"
 	# HOST=xen: QEMU boots the Xen hypervisor, the kernel is its PV dom0
 	case $HOST in '' | xen) ;; *) die_rc "$E_USAGE" "scenario $name: HOST='$HOST' is not empty or xen" ;; esac
@@ -192,10 +295,23 @@ load_scenario() {
 		[ "$USER_TREE" = 0 ] || die_rc "$E_USAGE" "scenario $name is a variant of the series (VARIANT=$VARIANT): it builds the harness's tree only" "unset COOL_TREE"
 		TREE=$(variant_tree "$VARIANT")
 	fi
-	OUT=$COOL_CACHE/out/${KERNEL:-$name}
+	OUT=$OUT_ROOT/${BUILD:-$name}
 	# a user's tree gets build dirs of its own, named after its path
-	[ "$USER_TREE" = 0 ] || OUT=$COOL_CACHE/out-tree-$(printf '%s' "$(cd "$TREE" 2>/dev/null && pwd || echo "$TREE")" | hash_stdin | cut -c1-12)/${KERNEL:-$name}
+	[ "$USER_TREE" = 0 ] || OUT=$COOL_CACHE/out-tree-$(printf '%s' "$(cd "$TREE" 2>/dev/null && pwd || echo "$TREE")" | hash_stdin | cut -c1-12)/${BUILD:-$name}
 }
+
+# variant_patch_dir NAME: where variant NAME's patches on the selected
+# kernel's series are: qemu-boot/variants/NAME/ for COOL_MAIN_KERNEL (as
+# patches/), qemu-boot/variants/NAME/<ver>/ for the others.
+variant_patch_dir() {
+	if [ "$KVER" = "$COOL_MAIN_KERNEL" ]; then
+		printf '%s/%s\n' "$VARIANT_DIR" "$1"
+	else
+		printf '%s/%s/%s\n' "$VARIANT_DIR" "$1" "$KVER"
+	fi
+}
+# variant_has_patches NAME: variant NAME has patches for the selected kernel.
+variant_has_patches() { ls "$(variant_patch_dir "$1")"/[0-9]*.patch >/dev/null 2>&1; }
 
 # variant_tree NAME: the worktree of variant NAME (scripts/series.sh --variant)
 variant_tree() { printf '%s+%s\n' "$HARNESS_TREE" "$1"; }
@@ -207,6 +323,12 @@ user_tree_check() {
 	if [ ! -f "$TREE/Makefile" ] || [ ! -d "$TREE/arch/x86" ]; then
 		die "COOL_TREE=$TREE is not a kernel source tree" "point COOL_TREE at the top of a kernel tree, or unset it for the harness's own tree"
 	fi
+	local v
+	v=$(kernel_version "$TREE")
+	case $v in
+	"$KVER".*) ;;
+	*) die "COOL_TREE=$TREE is Linux $v, not kernel $KVER" "set KERNEL to its version (make KERNEL=${v%.*} ...), one of: $COOL_KERNELS" ;;
+	esac
 	if ! grep -q '^config COOL_SPINLOCK$' "$TREE/arch/x86/Kconfig" 2>/dev/null ||
 		[ ! -f "$TREE/lib/test_cool_spinlock.c" ]; then
 		die "COOL_TREE=$TREE does not carry the series (no CONFIG_COOL_SPINLOCK in arch/x86/Kconfig, or no lib/test_cool_spinlock.c)" \
@@ -224,18 +346,52 @@ refuse_user_tree() {
 		die "$1 works on the harness's tree ($HARNESS_TREE), not on COOL_TREE=$TREE" "unset COOL_TREE for $1"
 }
 
-# Absolute paths of the scenario's fragments; dies if one is missing.
+# Absolute paths of the scenario's fragments, each followed by its
+# companion for the selected kernel when there is one: the fragment of the
+# same name in qemu-boot/configs/<ver>/ (configs/6.12/base.config after
+# base.config), so that what differs between kernels is data, not code.
+# Dies if a fragment is missing.
 fragment_paths() {
 	local f
 	for f in $FRAGMENTS; do
 		[ -f "$REPO_ROOT/$f" ] || die "scenario $SCENARIO: fragment $f does not exist" "fix FRAGMENTS in $SCENARIO_DIR/$SCENARIO.conf"
 		printf '%s\n' "$REPO_ROOT/$f"
+		[ ! -f "$CONFIG_DIR/$KVER/${f##*/}" ] || printf '%s\n' "$CONFIG_DIR/$KVER/${f##*/}"
 	done
+}
+
+# scenario_wants_cool: the loaded scenario asks for COOL on (the last
+# CONFIG_COOL_SPINLOCK line of its fragments is =y), so it has nothing to
+# build on a kernel whose series is empty.
+scenario_wants_cool() {
+	local f line last=''
+	while IFS= read -r f; do
+		line=$(grep -E '^(# )?CONFIG_COOL_SPINLOCK( is not set|=)' "$f" | tail -n 1 || true)
+		[ -z "$line" ] || last=$line
+	done < <(fragment_paths)
+	[ "$last" = CONFIG_COOL_SPINLOCK=y ]
+}
+
+# out_migrate: a build dir of the layout before kernels had build dirs of
+# their own ($COOL_CACHE/out/<build>, all 6.12) moves to
+# $COOL_CACHE/out/6.12/<build> the first time it is wanted, so that it
+# stays incremental (kbuild's objects name the source tree by its
+# absolute path and the build dir by relative ones).
+out_migrate() {
+	local old=$COOL_CACHE/out/${OUT##*/}
+	[ "$KVER" = 6.12 ] && [ "$USER_TREE" = 0 ] && [ "$OUT" = "$OUT_ROOT/${OUT##*/}" ] || return 0
+	[ ! -e "$OUT" ] && [ -f "$old/.config" ] || return 0
+	info "moving the 6.12 build dir $old to $OUT (build dirs are per kernel now)"
+	mkdir -p "$OUT_ROOT"
+	mv "$old" "$OUT"
 }
 
 # UTC stamp used for results/<stamp>/
 run_stamp() { date -u +%Y%m%dT%H%M%SZ; }
 default_results_dir() { printf '%s/results/%s/%s\n' "$REPO_ROOT" "${COOL_RUN_STAMP:-$(run_stamp)}" "$1"; }
+# run_name [SCENARIO]: a scenario's name in results and KTAP: <ver>-<scenario>
+# (7.3-stock), for the selected kernel.
+run_name() { printf '%s-%s\n' "$KVER" "${1:-$SCENARIO}"; }
 
 # pick_accel QEMU BZIMAGE - print kvm or tcg.  COOL_ACCEL=kvm|tcg forces.
 # /dev/kvm can exist and even start SeaBIOS, yet hang once the kernel runs
@@ -427,3 +583,5 @@ scenario_timeout() {
 	[ "${ICOUNT:-0}" != 1 ] || mult=12
 	echo "$((declared * mult * $1 / 100)) $declared"
 }
+
+select_kernel "${KERNEL_ASKED:-$COOL_DEFAULT_KERNEL}"

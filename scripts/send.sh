@@ -2,8 +2,11 @@
 # send.sh - 'make send': write the mails of the series to a directory,
 # addressed by get_maintainer.pl through b4, without sending anything.
 #
-# Usage: scripts/send.sh [--out DIR] [--no-b4] [--dry-run] [--help]
-#   --out DIR   default results/send-<UTC time>
+# Usage: scripts/send.sh [--kernel VER] [--out DIR] [--no-b4] [--dry-run] [--help]
+#   --kernel VER  the series to mail: 7.3's, patches/ (the series proper),
+#               or 6.12's backport, patches/6.12/; env KERNEL, default
+#               scripts/lib.sh COOL_DEFAULT_KERNEL
+#   --out DIR   default results/send-<ver>-<UTC time>
 #   --no-b4     plain mails without b4 (To/Cc from get_maintainer.pl)
 #
 # First the identity: git's user.name and user.email must be set, the
@@ -13,7 +16,7 @@
 # series off as the exporter); otherwise it stops and says what to do.
 # With b4 (the default): branch 'cool' of the tree (made by 'make series')
 # is copied to a throw-away branch and enrolled with 'b4 prep -e <base tag>';
-# the cover letter and subject prefix of patches/0000-cover-letter.patch are
+# the cover letter and subject prefix of the series' 0000-cover-letter.patch are
 # set; 'b4 prep --auto-to-cc' fills To/Cc from get_maintainer.pl in the tree
 # (nothing is committed: no recipient list lives in this repo); 'b4 send -o
 # DIR' writes the .eml files exactly as b4 would send them, with SMTP set to
@@ -32,6 +35,8 @@ set -eu
 out='' dry_run=0 use_b4=1
 while [ $# -gt 0 ]; do
 	case $1 in
+	--kernel) [ $# -ge 2 ] || usage_error "--kernel needs a value"; select_kernel "$2"; shift ;;
+	--kernel=*) select_kernel "${1#*=}" ;;
 	--out) [ $# -ge 2 ] || usage_error "--out needs a value"; out=$2; shift ;;
 	--out=*) out=${1#*=} ;;
 	--no-b4) use_b4=0 ;;
@@ -42,7 +47,7 @@ while [ $# -gt 0 ]; do
 	shift
 done
 refuse_user_tree "make send"
-out=${out:-$REPO_ROOT/results/send-$(run_stamp)}
+out=${out:-$REPO_ROOT/results/send-$KVER-$(run_stamp)}
 cover=$PATCH_DIR/0000-cover-letter.patch
 ls "$PATCH_DIR"/0*.patch >/dev/null 2>&1 || die "no patches in $PATCH_DIR" "run 'make series-export'"
 command -v b4 >/dev/null 2>&1 || use_b4=0
@@ -71,7 +76,7 @@ done
 
 if [ "$dry_run" = 1 ]; then
 	if [ "$use_b4" = 1 ]; then
-		echo "as $name <$email>: would enroll a copy of branch 'cool' with b4 prep -e $(base_tag), set its cover letter from $cover,"
+		echo "kernel $KVER, as $name <$email>: would enroll a copy of branch 'cool' with b4 prep -e $(base_tag), set its cover letter from $cover,"
 		echo "  b4 prep --auto-to-cc (get_maintainer.pl), and 'b4 send -o $out' (nothing sent)"
 	else
 		echo "as $name <$email>: would write the mails of $PATCH_DIR with get_maintainer.pl's To/Cc to $out"

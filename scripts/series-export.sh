@@ -1,13 +1,18 @@
 #!/bin/bash
-# series-export.sh - regenerate patches/ from the workspace branch.
+# series-export.sh - regenerate a kernel's series from its workspace branch.
 #
-# Usage: scripts/series-export.sh [--branch B] [--worktree DIR] [--dry-run] [--help]
+# Usage: scripts/series-export.sh [--kernel VER] [--branch B] [--dry-run] [--help]
+#   --kernel VER  7.3 (patches/) or 6.12 (patches/6.12/); env KERNEL;
+#                 default: every kernel whose tree has the branch (make
+#                 series-export writes both series, each from its own tree)
 #
-# Runs 'git format-patch --base=<tag>' on <tag>..B in the kernel tree (the
+# Runs 'git format-patch --base=<tag>' on <tag>..B in the kernel's tree (the
 # branch you develop the series on; default 'dev', whose worktree is
-# $COOL_CACHE/src/linux-dev if present) and replaces patches/[0-9]*.patch
-# with the result, then writes the cover letter (scripts/cover-letter.sh: the
-# prose of docs/cover-letter.in, the numbers of docs/data/bench.txt).
+# $COOL_CACHE/src/linux-dev-<ver> by convention) and replaces the kernel's
+# [0-9]*.patch with the result, then writes its cover letter
+# (scripts/cover-letter.sh: the prose of docs/cover-letter.in for 7.3,
+# docs/cover-letter-<ver>.in for a backport, the numbers of
+# docs/data/bench.txt).
 # The patches carry the identity of whoever exports them: author and
 # Signed-off-by become git's user.name / user.email (git config, as in the
 # repo), the branch's own author lines and sign-offs of that author are
@@ -22,9 +27,11 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 
 branch=${COOL_DEV_BRANCH:-dev}
-dry_run=0
+dry_run=0 kernel=$KERNEL_ASKED args=("$@")
 while [ $# -gt 0 ]; do
 	case $1 in
+	--kernel) [ $# -ge 2 ] || usage_error "--kernel needs a value"; select_kernel "$2"; kernel=$2; shift ;;
+	--kernel=*) select_kernel "${1#*=}"; kernel=${1#*=} ;;
 	--branch) branch=${2:?--branch needs a value}; shift ;;
 	--dry-run) dry_run=1 ;;
 	-h | --help) show_help; exit 0 ;;
@@ -33,10 +40,26 @@ while [ $# -gt 0 ]; do
 	shift
 done
 refuse_user_tree "make series-export"
+if [ -z "$kernel" ]; then
+	# no kernel asked for: each kernel whose tree has the branch
+	n=0
+	for k in $COOL_KERNELS; do
+		select_kernel "$k"
+		if ! tree_git rev-parse -q --verify "refs/heads/$branch" >/dev/null 2>&1; then
+			info "kernel $k: no branch '$branch' in $TREE, its series (${PATCH_DIR#"$REPO_ROOT"/}/) left as it is"
+			continue
+		fi
+		"$0" --kernel "$k" ${args[@]+"${args[@]}"}
+		n=$((n + 1))
+	done
+	[ "$n" -gt 0 ] || die "no kernel tree has a branch '$branch'" \
+		"create one: git -C $COOL_CACHE/src/linux-source-<ver> worktree add -b $branch ../linux-dev-<ver> v<version>-debian"
+	exit 0
+fi
 
 tag=$(base_tag)
 tree_git rev-parse -q --verify "refs/heads/$branch" >/dev/null ||
-	die "no branch '$branch' in $TREE" "create it with: git -C $TREE worktree add -b $branch ../linux-dev $tag"
+	die "no branch '$branch' in $TREE" "create it with: git -C $TREE worktree add -b $branch ../linux-dev-$KVER $tag"
 count=$(tree_git rev-list --count "$tag..$branch")
 [ "$count" -gt 0 ] || die "branch '$branch' has no commits on top of $tag"
 

@@ -1,16 +1,22 @@
 #!/bin/bash
 # series.sh - put the patch series on branch 'cool' of the kernel tree.
 #
-# Usage: scripts/series.sh [--variant NAME] [--force] [--dry-run] [--help]
+# Usage: scripts/series.sh [--kernel VER] [--variant NAME] [--force] [--dry-run] [--help]
+#   --kernel VER    7.3 or 6.12 (env KERNEL, default scripts/lib.sh
+#                   COOL_DEFAULT_KERNEL)
 #   --variant NAME  also put variant NAME on branch cool+NAME: branch cool plus
-#                   qemu-boot/variants/NAME/*.patch (rival designs for make
+#                   the variant's patches for the kernel,
+#                   qemu-boot/variants/NAME/*.patch for 7.3,
+#                   qemu-boot/variants/NAME/<ver>/*.patch for another (rival designs for make
 #                   bench, deliberately wrong kernels for negative tests; not
 #                   part of the series), checked out in its own worktree
-#                   $COOL_CACHE/src/linux-source-6.12+NAME, so that building
+#                   $COOL_CACHE/src/linux-source-<ver>+NAME, so that building
 #                   a variant never moves the tree the other scenarios build
 #
-# Branch 'cool' = tag v<ver>-debian + 'git am' of patches/[0-9]*.patch in name
-# order (0000-cover-letter.patch excluded), checked out in $COOL_TREE.
+# Branch 'cool' = tag v<ver>-debian + 'git am' of the kernel's series in name
+# order (0000-cover-letter.patch excluded), checked out in $COOL_TREE: the
+# series of 7.3 is patches/[0-9]*.patch, the 6.12 backport
+# patches/6.12/[0-9]*.patch (scripts/lib.sh select_kernel, PATCH_DIR).
 # No patches: cool = base.  The sha256 of the series (names + contents + base
 # commit) is kept in $COOL_TREE/.git/cool-series.sha256: an unchanged series is a
 # fast no-op, a changed one is re-applied from the base tag (--force: always)
@@ -31,6 +37,8 @@ set -eu
 dry_run=0 force=0 variant=''
 while [ $# -gt 0 ]; do
 	case $1 in
+	--kernel) [ $# -ge 2 ] || usage_error "--kernel needs a value"; select_kernel "$2"; shift ;;
+	--kernel=*) select_kernel "${1#*=}" ;;
 	--variant) [ $# -ge 2 ] || usage_error "--variant needs a value"; variant=$2; shift ;;
 	--variant=*) variant=${1#*=} ;;
 	--dry-run) dry_run=1 ;;
@@ -46,13 +54,13 @@ if [ -n "$variant" ]; then
 	opts=()
 	[ "$dry_run" = 0 ] || opts+=(--dry-run)
 	[ "$force" = 0 ] || opts+=(--force)
-	"$0" ${opts[@]+"${opts[@]}"}
+	"$0" --kernel "$KVER" ${opts[@]+"${opts[@]}"}
 	refuse_user_tree "a variant of the series"
 	case $variant in '' | *[!A-Za-z0-9_.-]*) usage_error "bad variant name '$variant'" ;; esac
-	vdir=$VARIANT_DIR/$variant
-	[ -d "$vdir" ] || usage_error "no variant '$variant' ($vdir)"
+	[ -d "$VARIANT_DIR/$variant" ] || usage_error "no variant '$variant' ($VARIANT_DIR/$variant)"
+	vdir=$(variant_patch_dir "$variant")
 	mapfile -t vpatches < <(ls "$vdir"/[0-9]*.patch 2>/dev/null)
-	[ "${#vpatches[@]}" -gt 0 ] || die "variant $variant has no patches in $vdir"
+	[ "${#vpatches[@]}" -gt 0 ] || die "variant $variant has no patches for the $KVER series in ${vdir#"$REPO_ROOT"/}/"
 	wt=$(variant_tree "$variant")
 	vbranch=$COOL_BRANCH+$variant
 	if [ "$dry_run" = 1 ]; then

@@ -3,19 +3,26 @@
 # any build starts.  Every make target that builds, boots or checks runs it
 # first (make setup), and so does .ci/run.  Fast no-op when all is there.
 #
-# Usage: scripts/setup.sh [--for WHAT] [--scenario A,B] [--dry-run] [--help]
+# Usage: scripts/setup.sh [--for WHAT] [--kernel VER] [--scenario A,B] [--dry-run] [--help]
 #   --for WHAT   run|xen|matrix|check|bench|send|all: which package set (default
 #                run; env COOL_SETUP_FOR).  run = build + boot + test (make,
 #                make test); xen adds the Xen hypervisor (below); matrix adds
 #                clang, lld and llvm (scenarios with LLVM=1) and Xen; check
 #                adds checkpatch's python modules and b4; bench adds gnuplot,
 #                the clang tools and Xen; send adds b4; all is everything.
-#   --scenario A,B  the scenarios about to run (make: SCENARIO): one with
-#                HOST=xen adds the Xen hypervisor to the set
+#   --kernel VER the kernel to set up (env KERNEL, as make KERNEL=VER passes
+#                it; default: every kernel, 7.3 and 6.12)
+#   --scenario A,B  the scenarios about to run (make: SCENARIO; make test:
+#                its runs, VER:SCENARIO): one with HOST=xen adds the Xen
+#                hypervisor to the set
 #   --dry-run    print what is missing and the apt-get command, change nothing
 #
-# Also: the pristine tree (scripts/tree.sh) and the i386 busybox
-# (busybox-static:i386, unpacked into $COOL_CACHE/i386/) when the run set asks.
+# Per kernel: its Debian packages (6.12: linux-source-6.12 and
+# linux-config-6.12, installed like the other packages; 7.3: fetched into
+# $COOL_CACHE/pkg/ by scripts/fetch-kernel.sh with an apt state of its own,
+# nothing installed, the host's apt untouched) and its pristine tree
+# (scripts/tree.sh). Also the i386 busybox (busybox-static:i386, unpacked
+# into $COOL_CACHE/i386/).
 # Xen (for the HOST=xen scenarios): Debian's xen-hypervisor-4.17-amd64 is
 # fetched with apt-get download and unpacked with dpkg-deb -x into
 # $COOL_CACHE/xen/, its xen-4.17-amd64.gz gunzipped there (what QEMU's
@@ -30,9 +37,11 @@ set -eu
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-what=${COOL_SETUP_FOR:-run} dry_run=0 scenarios=''
+what=${COOL_SETUP_FOR:-run} dry_run=0 kernels=${KERNEL_ASKED:-$COOL_KERNELS} scenarios=''
 while [ $# -gt 0 ]; do
 	case $1 in
+	--kernel) [ $# -ge 2 ] || usage_error "--kernel needs a value"; kernels=$2; shift ;;
+	--kernel=*) kernels=${1#*=} ;;
 	--for) [ $# -ge 2 ] || usage_error "--for needs a value"; what=$2; shift ;;
 	--for=*) what=${1#*=} ;;
 	--scenario | --scenarios) [ $# -ge 2 ] || usage_error "$1 needs a value"; scenarios=$2; shift ;;
@@ -44,13 +53,22 @@ while [ $# -gt 0 ]; do
 	shift
 done
 
-# The packages, by use.  linux-config-6.12: the 'debian' scenario's config.
-run_pkgs=(linux-source-6.12 linux-config-6.12 qemu-system-x86 busybox-static ccache
+for k in $kernels; do select_kernel "$k"; done
+# The packages, by use; the kernels' own: the source and config packages
+# of a kernel of the host's release (linux-config-6.12: the 'debian'
+# scenario's config). clang-19: the clang of 7.3's LLVM=1 builds (7.3
+# wants clang >= 17) and of the LLVM=-19 scenarios.
+kernel_pkgs=()
+for k in $kernels; do
+	select_kernel "$k"
+	[ -n "$KFETCH_SUITE" ] || kernel_pkgs+=("$KPKG" "$KCFGPKG")
+done
+run_pkgs=(${kernel_pkgs[@]+"${kernel_pkgs[@]}"} qemu-system-x86 busybox-static ccache
 	gcc libc6-dev make flex bison libelf-dev libssl-dev bc cpio xz-utils kmod perl python3
 	git rsync shellcheck)
 check_pkgs=(python3-ply python3-git b4)
 bench_pkgs=(gnuplot-nox)
-llvm_pkgs=(clang lld llvm)
+llvm_pkgs=(clang lld llvm clang-19 lld-19 llvm-19)
 need_xen=0
 case $what in
 run) pkgs=("${run_pkgs[@]}") ;;
@@ -63,7 +81,11 @@ all) pkgs=("${run_pkgs[@]}" "${check_pkgs[@]}" "${bench_pkgs[@]}" "${llvm_pkgs[@
 esac
 IFS=', ' read -r -a scenario_list <<<"$scenarios"
 for s in ${scenario_list[@]+"${scenario_list[@]}"}; do
-	h=$(load_scenario "$s" && echo "$HOST") || exit "$E_USAGE"
+	case $s in
+	*:*) k=${s%%:*} s=${s#*:} ;;
+	*) k=$KVER ;;
+	esac
+	h=$(select_kernel "$k" && load_scenario "$s" && echo "$HOST") || exit "$E_USAGE"
 	[ "$h" != xen ] || need_xen=1
 done
 
@@ -81,7 +103,11 @@ if [ "$dry_run" = 1 ]; then
 	fi
 	[ -x "$i386_bb" ] || echo "setup: busybox-static:i386 -> $i386_bb"
 	[ "$need_xen" = 0 ] || [ -s "$XEN_IMAGE" ] || echo "setup: $XEN_PKG (apt-get download, dpkg-deb -x) -> $XEN_IMAGE"
-	"$REPO_ROOT/scripts/tree.sh" --dry-run 2>/dev/null || echo "setup: make tree"
+	for k in $kernels; do
+		select_kernel "$k"
+		[ -z "$KFETCH_SUITE" ] || "$REPO_ROOT/scripts/fetch-kernel.sh" --kernel "$k" --dry-run
+		"$REPO_ROOT/scripts/tree.sh" --kernel "$k" --dry-run 2>/dev/null || echo "setup: make tree KERNEL=$k"
+	done
 	exit 0
 fi
 
@@ -155,4 +181,8 @@ if [ "$need_xen" = 1 ] && [ ! -s "$XEN_IMAGE" ]; then
 	info "Xen: $XEN_IMAGE ($(cat "$xdir/package"))"
 fi
 
-"$REPO_ROOT/scripts/tree.sh"
+for k in $kernels; do
+	select_kernel "$k"
+	[ -z "$KFETCH_SUITE" ] || "$REPO_ROOT/scripts/fetch-kernel.sh" --kernel "$k"
+	"$REPO_ROOT/scripts/tree.sh" --kernel "$k"
+done

@@ -1,16 +1,21 @@
 #!/bin/bash
 # tree.sh - make sure the pristine Debian kernel tree exists as a git repo.
 #
-# Usage: scripts/tree.sh [--dry-run] [--help]
+# Usage: scripts/tree.sh [--kernel VER] [--dry-run] [--help]
+#   --kernel VER  the kernel (env KERNEL, default scripts/lib.sh
+#                 COOL_DEFAULT_KERNEL): 7.3 or 6.12
 #
-# Result: $COOL_TREE (default $COOL_CACHE/src/linux-source-6.12) is a git repo
-# with branch 'base' holding one commit of the pristine tree and tag
-# v<VERSION>-debian on it.  Fast no-op when that is already true.
+# Result: $COOL_TREE (default $COOL_CACHE/src/linux-source-<ver>) is a git
+# repo with branch 'base' holding one commit of the pristine tree and tag
+# v<VERSION>-debian on it (v6.12.118-debian, v7.3.4-debian).  Fast no-op
+# when that is already true.
 # With COOL_TREE naming a tree of your own: only checks that it is a kernel
-# tree carrying the series and without an in-tree build; never changes it.
-# Steps when missing (linux-source-6.12 is installed by make setup): unpack
-# /usr/src/linux-source-6.12.tar.xz, git init, git add -f -A (Debian's
-# .gitignore ignores top-level entries), commit, tag.
+# tree of that kernel carrying the series and without an in-tree build;
+# never changes it.
+# Steps when missing (make setup installs linux-source-6.12 on the host and
+# fetches linux-source-7.3 into $COOL_CACHE/pkg/, scripts/fetch-kernel.sh):
+# unpack the package's linux-source-<ver>.tar.xz, git init, git add -f -A
+# (Debian's .gitignore ignores top-level entries), commit, tag.
 # The base commit depends on the tree alone: a fixed author and committer
 # ("make tree <cool-spinlock@localhost>") and the date of the package's
 # tarball, so every 'make tree' from the same Debian package makes the same
@@ -27,6 +32,8 @@ set -eu
 dry_run=0
 while [ $# -gt 0 ]; do
 	case $1 in
+	--kernel) [ $# -ge 2 ] || usage_error "--kernel needs a value"; select_kernel "$2"; shift ;;
+	--kernel=*) select_kernel "${1#*=}" ;;
 	--dry-run) dry_run=1 ;;
 	-h | --help) show_help; exit 0 ;;
 	*) usage_error "unknown option $1" ;;
@@ -44,7 +51,7 @@ fi
 base_commit() {
 	local when deb ver
 	when=$(stat -c %Y "$KTARBALL" 2>/dev/null || stat -c %Y "$TREE/Makefile")
-	deb=$(dpkg-query -W -f='${Version}' "$KPKG" 2>/dev/null || echo unknown)
+	deb=$(kpkg_version)
 	ver=$(kernel_version "$TREE")
 	GIT_AUTHOR_NAME="make tree" GIT_AUTHOR_EMAIL=cool-spinlock@localhost \
 		GIT_AUTHOR_DATE="@$when +0000" GIT_COMMITTER_NAME="make tree" \
@@ -80,7 +87,7 @@ fi
 
 if [ "$dry_run" = 1 ]; then
 	echo "tree: would create $TREE:"
-	[ -f "$KTARBALL" ] || echo "  missing $KTARBALL: make setup installs $KPKG"
+	[ -f "$KTARBALL" ] || echo "  missing $KTARBALL: make setup $([ -n "$KFETCH_SUITE" ] && echo fetches || echo installs) $KPKG"
 	[ -f "$TREE/Makefile" ] || echo "  tar -xJf $KTARBALL -C $(dirname "$TREE")"
 	echo "  git init -b $BASE_BRANCH; git add -f -A; git commit; git tag v<version>-debian"
 	exit 0
@@ -91,7 +98,7 @@ require_tool xz xz-utils
 
 if [ ! -f "$TREE/Makefile" ]; then
 	# packages are make setup's (scripts/setup.sh), which runs this script last
-	[ -f "$KTARBALL" ] || die "$KTARBALL missing" "run 'make setup' (as root it installs $KPKG)"
+	[ -f "$KTARBALL" ] || die "$KTARBALL missing" "run 'make setup KERNEL=$KVER' ($([ -n "$KFETCH_SUITE" ] && echo "it fetches $KPKG into the cache" || echo "as root it installs $KPKG"))"
 	info "unpacking $KTARBALL"
 	parent=$(dirname "$TREE")
 	mkdir -p "$parent"

@@ -2,12 +2,15 @@
 #
 #   awk -v stamp=S -v meta=FILE -f selftests/ktap2json.awk results/S/ktap.log
 #
-# meta: one line per scenario, "NAME VERDICT SECONDS DIR" (run.sh writes it).
+# meta: one line per scenario, "NAME KERNEL SCENARIO VERDICT SECONDS DIR"
+# (run.sh writes it; NAME is KERNEL-SCENARIO, the KTAP test's name; DIR is
+# "-" for a scenario that was skipped).
 # Output: one JSON object:
-#   { "format": "cool-spinlock-results/1", "run": S,
+#   { "format": "cool-spinlock-results/2", "run": S,
 #     "totals": {"pass": N, "fail": N, "skip": N},
-#     "scenarios": [ { "name", "verdict", "seconds", "results_dir",
-#                      "status": "pass"|"fail",
+#     "scenarios": [ { "name", "kernel", "scenario", "verdict", "seconds",
+#                      "results_dir", "status": "pass"|"fail"|"skip",
+#                      "reason": text (a skipped scenario's),
 #                      "cases": [ { "name", "status": "pass"|"fail"|"skip"|
 #                                   "timeout"|"crash", "duration_s": number
 #                                   or null, "directive": text,
@@ -17,6 +20,8 @@
 # and its own; its figures are the key=value pairs in them (the test
 # module's and the runner's measurements); duration_s comes from the
 # guest's "# time: NAME SECONDS" line after the result.
+# Format 2 (this one) added kernel and scenario: format 1's name was the
+# scenario alone, with every scenario on Linux 6.12.
 
 function jstr(s) {
 	gsub(/\\/, "\\\\", s); gsub(/"/, "\\\"", s); gsub(/\t/, "\\t", s)
@@ -49,15 +54,18 @@ function flush_scenario(    i, cases, f) {
 			", \"duration_s\": " (cd[i] == "" ? "null" : cd[i]) ", \"directive\": " jstr(cdir[i]) \
 			", \"diagnostics\": [" cdiag[i] "], \"figures\": {" f "}}"
 	}
-	out = out (nsc++ ? ",\n" : "") "    {\"name\": " jstr(sname) ", \"verdict\": " jstr(verdict[sname]) \
-		", \"seconds\": " (secs[sname] == "" ? "null" : secs[sname]) ", \"results_dir\": " jstr(rdir[sname]) \
-		", \"status\": " jstr(sstatus) ",\n      \"cases\": [\n" cases "\n      ]}"
+	out = out (nsc++ ? ",\n" : "") "    {" head(sname) ", \"status\": " jstr(sstatus) ",\n      \"cases\": [\n" cases "\n      ]}"
 	sname = ""; nc = 0; pdiag = ""; pfig = ""
+}
+function head(n) {
+	return "\"name\": " jstr(n) ", \"kernel\": " jstr(kern[n]) ", \"scenario\": " jstr(scen[n]) \
+		", \"verdict\": " jstr(verdict[n]) ", \"seconds\": " (secs[n] == "" ? "null" : secs[n]) \
+		", \"results_dir\": " (rdir[n] == "-" || rdir[n] == "" ? "null" : jstr(rdir[n]))
 }
 BEGIN {
 	while ((getline l < meta) > 0) {
 		split(l, m, " ")
-		verdict[m[1]] = m[2]; secs[m[1]] = m[3]; rdir[m[1]] = m[4]
+		kern[m[1]] = m[2]; scen[m[1]] = m[3]; verdict[m[1]] = m[4]; secs[m[1]] = m[5]; rdir[m[1]] = m[6]
 	}
 }
 /^    # Subtest: / { flush_scenario(); sname = substr($0, 16); sstatus = "fail"; next }
@@ -91,12 +99,19 @@ BEGIN {
 	next
 }
 /^(not )?ok [0-9]+ / {
+	# a scenario skipped as a whole: no subtest, "ok N NAME # SKIP reason"
+	if (sname == "" && $0 ~ /^ok [0-9]+ [^ ]+ # SKIP/) {
+		n = $3; why = $0; sub(/^[^#]*# SKIP ?/, "", why)
+		out = out (nsc++ ? ",\n" : "") "    {" head(n) ", \"status\": \"skip\", \"reason\": " jstr(why) ",\n      \"cases\": []}"
+		tot["skip"]++
+		next
+	}
 	if (sname != "") sstatus = ($0 ~ /^ok/) ? "pass" : "fail"
 	flush_scenario()
 }
 END {
 	flush_scenario()
-	printf "{\"format\": \"cool-spinlock-results/1\", \"run\": %s,\n", jstr(stamp)
+	printf "{\"format\": \"cool-spinlock-results/2\", \"run\": %s,\n", jstr(stamp)
 	printf "  \"totals\": {\"pass\": %d, \"fail\": %d, \"skip\": %d},\n", tot["pass"], tot["fail"], tot["skip"]
 	printf "  \"scenarios\": [\n%s\n  ]}\n", out
 }

@@ -2,10 +2,19 @@
 # run.sh - host-side suite runner: build, boot and judge each scenario, print
 # one KTAP report, a summary table and the totals.  'make' and 'make test' use it.
 #
-# Usage: selftests/run.sh [--scenario A,B] [--tests 'TOKENS'] [--timeout S]
-#                         [--jobs N] [--dry-run] [--help]
-#   --scenario A,B   scenarios (qemu-boot/scenarios/*.conf); env SCENARIO;
-#                    default cool
+# Usage: selftests/run.sh [--kernel VER] [--scenario A,B] [--tests 'TOKENS']
+#                         [--timeout S] [--jobs N] [--dry-run] [--help]
+#   --kernel VER     the kernel of the scenarios named without one: 7.3 or
+#                    6.12 (env KERNEL; default scripts/lib.sh COOL_DEFAULT_KERNEL)
+#   --scenario A,B   scenarios (qemu-boot/scenarios/*.conf), each NAME (on
+#                    --kernel's kernel) or VER:NAME (on kernel VER: make test
+#                    names both kernels' this way); env SCENARIO; default cool.
+#                    A scenario whose KERNELS do not hold its kernel is a
+#                    usage error before anything is built; one that wants
+#                    COOL on, on a kernel whose series is still empty (7.3
+#                    while patches/ holds none), or a variant of the series
+#                    without patches for that kernel's series, is reported as
+#                    skipped, with that reason, and nothing is built for it
 #   --tests TOKENS   guest runner arguments for every scenario (env COOL_TESTS;
 #                    default: each scenario's TESTS)
 #   --timeout S      guest timeout (env COOL_TIMEOUT; default: scenario's)
@@ -14,24 +23,26 @@
 #                    COOL_OVERLAP=0); default: the next scenario's kernel is
 #                    built (nice 10) while the current one boots
 #
-# Stdout: KTAP.  Top level: one test per scenario; inside it the guest's KTAP
+# Stdout: KTAP.  Top level: one test per kernel and scenario, named VER-NAME
+# (7.3-stock, 6.12-cool); inside it the guest's KTAP
 # (selftests/guest/run.sh, read from serial 1) with three extra cases:
 # 'booted' (COOL-EXIT reached), 'kernel_log_clean' (qemu-boot/judge.sh on the
 # console log), 'build_no_warnings' (skipped when the kernel did not boot: a
 # kernel that never booted passes no case).  A scenario whose
-# build fails has the single case 'build' (or 'config' when options did not stick).  Then a table (scenario, verdict,
-# pass/fail/skip, time, results dir) and the last line
-# 'N passed, N failed, N skipped' over all cases of all scenarios.
+# build fails has the single case 'build' (or 'config' when options did not
+# stick).  Then a table (kernel, scenario, verdict, pass/fail/skip, time,
+# results dir) and the last line 'N passed, N failed, N skipped' over all
+# cases of all scenarios (a skipped scenario counts as one skip).
 # Everything is kept in results/<UTC date-time>/ (results/latest points there):
-# ktap.log, summary.txt, <scenario>/{build.log,warnings.txt,console.log,ktap.log,qemu-cmd,...}.
+# ktap.log, summary.txt, <ver>-<scenario>/{build.log,warnings.txt,console.log,ktap.log,qemu-cmd,...}.
 #
-# Also results.json there (selftests/ktap2json.awk): scenario, case, status,
-# duration, diagnostics and key=value figures of every case.
+# Also results.json there (selftests/ktap2json.awk): kernel, scenario, case,
+# status, duration, diagnostics and key=value figures of every case.
 #
 # Exit codes, kselftest's where it has one: 0 every scenario passed and its
 # guest ran at least one case that was not skipped, 1 something failed, hung,
-# did not build, or no case ran, 4 nothing failed but every guest case was
-# skipped, 5 bad usage.
+# did not build, or no case ran, 4 nothing failed but every guest case (or
+# every scenario) was skipped, 5 bad usage.
 set -eu
 # shellcheck source=../scripts/lib.sh
 . "$(dirname "$0")/../scripts/lib.sh"
@@ -40,6 +51,8 @@ scenarios=${SCENARIO:-cool} tests=${COOL_TESTS:-} timeout_s=${COOL_TIMEOUT:-} jo
 overlap=${COOL_OVERLAP:-1}
 while [ $# -gt 0 ]; do
 	case $1 in
+	--kernel) [ $# -ge 2 ] || usage_error "--kernel needs a value"; select_kernel "$2"; shift ;;
+	--kernel=*) select_kernel "${1#*=}" ;;
 	--scenario | --scenarios) [ $# -ge 2 ] || usage_error "$1 needs a value"; scenarios=$2; shift ;;
 	--scenario=* | --scenarios=*) scenarios=${1#*=} ;;
 	--tests) [ $# -ge 2 ] || usage_error "--tests needs a value"; tests=$2; shift ;;
@@ -56,21 +69,50 @@ while [ $# -gt 0 ]; do
 	shift
 done
 
-IFS=', ' read -r -a list <<<"$scenarios"
-[ "${#list[@]}" -gt 0 ] || usage_error "no scenario given"
-for s in "${list[@]}"; do
-	(load_scenario "$s") || exit "$E_USAGE"
+IFS=', ' read -r -a items <<<"$scenarios"
+[ "${#items[@]}" -gt 0 ] || usage_error "no scenario given"
+# list: VER-NAME of each item; kver_of / scen_of: its kernel and scenario
+list=()
+declare -A kver_of=() scen_of=()
+for it in "${items[@]}"; do
+	case $it in
+	*:*) k=${it%%:*} s=${it#*:} ;;
+	*) k=$KVER s=$it ;;
+	esac
+	(select_kernel "$k" && load_scenario "$s") || exit "$E_USAGE"
+	qn="$k-$s"
+	[ -z "${scen_of[$qn]:-}" ] || usage_error "scenario $s on kernel $k is asked for twice"
+	list+=("$qn")
+	kver_of[$qn]=$k scen_of[$qn]=$s
 done
+# use QN: select the kernel and load the scenario of run item QN
+use() { select_kernel "${kver_of[$1]}" && load_scenario "${scen_of[$1]}"; }
+# skip_reason: why the loaded scenario is not run on its kernel (empty: it
+# is): a scenario that wants COOL on, on a kernel whose series is empty, or
+# a variant of the series that has no patches for that kernel's series yet
+skip_reason() {
+	if [ "$USER_TREE" = 0 ] && ! kernel_has_series && scenario_wants_cool; then
+		echo "the $KVER series (${PATCH_DIR#"$REPO_ROOT"/}/) is empty: nothing to build with COOL on"
+	elif [ -n "$VARIANT" ] && ! variant_has_patches "$VARIANT"; then
+		echo "variant $VARIANT has no patches for the $KVER series ($(variant_patch_dir "$VARIANT" | sed "s|^$REPO_ROOT/||")/)"
+	fi
+}
 build_opts=() boot_opts=()
 [ -z "$jobs" ] || build_opts+=(--jobs "$jobs")
 [ -z "$tests" ] || boot_opts+=(--tests "$tests")
 [ -z "$timeout_s" ] || boot_opts+=(--timeout "$timeout_s")
 
 if [ "$dry_run" = 1 ]; then
-	for s in "${list[@]}"; do
-		echo "== scenario $s"
-		"$REPO_ROOT/scripts/build.sh" --scenario "$s" ${build_opts[@]+"${build_opts[@]}"} --dry-run
-		"$REPO_ROOT/qemu-boot/boot.sh" --scenario "$s" ${boot_opts[@]+"${boot_opts[@]}"} --dry-run
+	for qn in "${list[@]}"; do
+		use "$qn"
+		why=$(skip_reason)
+		if [ -n "$why" ]; then
+			echo "== kernel $KVER, scenario $SCENARIO ($qn): SKIP, $why"
+			continue
+		fi
+		echo "== kernel $KVER, scenario $SCENARIO ($qn)"
+		"$REPO_ROOT/scripts/build.sh" --kernel "$KVER" --scenario "$SCENARIO" ${build_opts[@]+"${build_opts[@]}"} --dry-run
+		"$REPO_ROOT/qemu-boot/boot.sh" --kernel "$KVER" --scenario "$SCENARIO" ${boot_opts[@]+"${boot_opts[@]}"} --dry-run
 	done
 	echo "then: KTAP report, summary table, totals; results in results/<UTC date-time>/"
 	exit 0
@@ -158,7 +200,7 @@ expected_outcome() {
 # build dir of its own is built in the background at nice 10 (the guest's
 # vCPU threads keep their share), its output kept in .build-NAME.log and
 # shown when its turn comes.  --no-overlap (COOL_OVERLAP=0): one at a time.
-out_of() { (load_scenario "$1" && echo "$OUT"); }
+out_of() { (use "$1" && echo "$OUT"); }
 declare -A built=() prebuild_pid=()
 child=
 prebuild_next() {
@@ -171,13 +213,14 @@ prebuild_next() {
 	for ((j = $1; j < ${#list[@]}; j++)); do
 		o=$(out_of "${list[$j]}")
 		[ -z "${built[$o]:-}" ] || continue
+		[ -z "$( (use "${list[$j]}" && skip_reason) )" ] || continue
 		built[$o]=1
 		(
 			rc=0
 			# a session of its own, so that a stop can kill make and all
 			# shellcheck disable=SC2016 # $$ is the new session's shell
 			setsid sh -c 'echo $$ >"$1"; shift; exec nice -n 10 "$@"' sh "$run_dir/.build-${list[$j]}.pgid" \
-				"$REPO_ROOT/scripts/build.sh" --scenario "${list[$j]}" ${build_opts[@]+"${build_opts[@]}"} \
+				"$REPO_ROOT/scripts/build.sh" --kernel "${kver_of[${list[$j]}]}" --scenario "${scen_of[${list[$j]}]}" ${build_opts[@]+"${build_opts[@]}"} \
 				>"$run_dir/.build-${list[$j]}.log" 2>&1 || rc=$?
 			echo "$rc" >"$run_dir/.build-${list[$j]}.rc"
 		) &
@@ -187,7 +230,7 @@ prebuild_next() {
 	done
 }
 
-i=0 tot_pass=0 tot_fail=0 tot_skip=0 guest_cases=0 guest_skips=0 any_bad=0
+i=0 tot_pass=0 tot_fail=0 tot_skip=0 guest_cases=0 guest_skips=0 any_bad=0 skipped=0
 rows=()
 # Stopped or done: no background build outlives the run.
 # shellcheck disable=SC2317 # called by the traps
@@ -212,9 +255,18 @@ emit "KTAP version 1"
 emit "1..${#list[@]}"
 for s in "${list[@]}"; do
 	i=$((i + 1))
+	use "$s"
+	t0=$(date +%s)
+	why=$(skip_reason)
+	if [ -n "$why" ]; then
+		skipped=$((skipped + 1)) tot_skip=$((tot_skip + 1))
+		emit "ok $i $s # SKIP $why"
+		printf '%s %s %s %s %s %s\n' "$s" "$KVER" "$SCENARIO" SKIP 0 - >>"$run_dir/.meta"
+		rows+=("$(printf '%-6s %-14s %-11s %5s %5s %5s %6ss  %s' "$KVER" "$SCENARIO" SKIP 0 0 1 0 "$why")")
+		continue
+	fi
 	dir=$run_dir/$s
 	mkdir -p "$dir"
-	t0=$(date +%s)
 	brc=0
 	if [ -n "${prebuild_pid[$s]:-}" ]; then
 		wait "${prebuild_pid[$s]}" || true
@@ -226,12 +278,12 @@ for s in "${list[@]}"; do
 		built[$(out_of "$s")]=1
 		# in the background and waited for, so that a stop signal is
 		# handled at once (bash defers traps until a foreground child ends)
-		setsid "$REPO_ROOT/scripts/build.sh" --scenario "$s" ${build_opts[@]+"${build_opts[@]}"} &
+		setsid "$REPO_ROOT/scripts/build.sh" --kernel "$KVER" --scenario "$SCENARIO" ${build_opts[@]+"${build_opts[@]}"} &
 		child=$!
 		wait "$child" || brc=$?
 		child=
 	fi
-	load_scenario "$s"
+	use "$s"
 	for f in build.log warnings.txt config.log; do
 		[ ! -f "$OUT/$f" ] || cp "$OUT/$f" "$dir/"
 	done
@@ -250,7 +302,7 @@ for s in "${list[@]}"; do
 	else
 		rc=0
 		prebuild_next "$i" "$s"
-		"$REPO_ROOT/qemu-boot/boot.sh" --scenario "$s" --results-dir "$dir" ${boot_opts[@]+"${boot_opts[@]}"} &
+		"$REPO_ROOT/qemu-boot/boot.sh" --kernel "$KVER" --scenario "$SCENARIO" --results-dir "$dir" ${boot_opts[@]+"${boot_opts[@]}"} &
 		child=$!
 		wait "$child" || rc=$?
 		child=
@@ -295,14 +347,14 @@ for s in "${list[@]}"; do
 		any_bad=1
 		emit "not ok $i $s # $verdict"
 	fi
-	printf '%s %s %s %s\n' "$s" "$verdict" "$secs" "${dir#"$REPO_ROOT"/}" >>"$run_dir/.meta"
-	rows+=("$(printf '%-12s %-11s %5s %5s %5s %6ss  %s' "$s" "$verdict" "$p" "$fl" "$sk" "$secs" "${dir#"$REPO_ROOT"/}")")
+	printf '%s %s %s %s %s %s\n' "$s" "$KVER" "$SCENARIO" "$verdict" "$secs" "${dir#"$REPO_ROOT"/}" >>"$run_dir/.meta"
+	rows+=("$(printf '%-6s %-14s %-11s %5s %5s %5s %6ss  %s' "$KVER" "$SCENARIO" "$verdict" "$p" "$fl" "$sk" "$secs" "${dir#"$REPO_ROOT"/}")")
 done
 emit "# Totals: pass:$tot_pass fail:$tot_fail skip:$tot_skip"
 
 {
 	echo
-	printf '%-12s %-11s %5s %5s %5s %7s  %s\n' scenario verdict pass fail skip time results
+	printf '%-6s %-14s %-11s %5s %5s %5s %7s  %s\n' kernel scenario verdict pass fail skip time results
 	printf '%s\n' "${rows[@]}"
 	echo
 	echo "$tot_pass passed, $tot_fail failed, $tot_skip skipped"
@@ -311,6 +363,10 @@ awk -v stamp="$stamp" -v meta="$run_dir/.meta" -f "$REPO_ROOT/selftests/ktap2jso
 	"$run_dir/ktap.log" >"$run_dir/results.json"
 rm -f "$run_dir/.meta"
 
+if [ "$guest_cases" -le 0 ] && [ "$any_bad" = 0 ] && [ "$tot_fail" = 0 ] && [ "$skipped" -gt 0 ]; then
+	echo "every scenario was skipped" >&2
+	exit "$E_SKIP"
+fi
 if [ "$guest_cases" -le 0 ] && [ "$any_bad" = 0 ]; then
 	echo "no guest test case ran" >&2
 	exit "$E_FAIL"

@@ -131,16 +131,19 @@ has expect '^    1\.\.7$' && has expect '^    ok 3 console.hypervisor_detected_x
 	[ "$(counts expect)" = "6 1 0" ]
 ok_if console_expect_cases "$?" "counts $(counts expect): $(tr '\n' ' ' <"$tmp/expect.out")"
 
-# results.json of a run made of these scenarios
+# results.json of a run made of these scenarios, on two kernels, and of
+# one skipped as a whole (COOL on, on a kernel whose series is empty)
 {
 	echo "KTAP version 1"
-	echo "1..2"
+	echo "1..3"
 	cat "$tmp/clean.out"
 	echo "ok 1 clean"
 	cat "$tmp/modhang.out"
 	echo "not ok 2 modhang # HANG"
+	echo "ok 3 7.3-cool # SKIP the 7.3 series (patches/) is empty: nothing to build with COOL on"
 } >"$tmp/run.ktap"
-printf '%s\n' "clean PASS 100 results/x/clean" "modhang HANG 200 results/x/modhang" >"$tmp/meta"
+printf '%s\n' "clean 6.12 clean PASS 100 results/x/6.12-clean" "modhang 7.3 modhang HANG 200 results/x/7.3-modhang" \
+	"7.3-cool 7.3 cool SKIP 0 -" >"$tmp/meta"
 awk -v stamp=x -v meta="$tmp/meta" -f "$jsonf" "$tmp/run.ktap" >"$tmp/results.json"
 if command -v python3 >/dev/null 2>&1; then
 	python3 - "$tmp/results.json" >"$tmp/json.out" 2>&1 <<'PY'
@@ -150,6 +153,13 @@ sc = {s["name"]: s for s in r["scenarios"]}
 c = {x["name"]: x for x in sc["clean"]["cases"]}
 h = {x["name"]: x for x in sc["modhang"]["cases"]}
 assert sc["clean"]["status"] == "pass" and sc["modhang"]["status"] == "fail"
+assert r["format"] == "cool-spinlock-results/2", r["format"]
+assert sc["clean"]["kernel"] == "6.12" and sc["clean"]["scenario"] == "clean", sc["clean"]
+assert sc["modhang"]["kernel"] == "7.3" and sc["modhang"]["results_dir"] == "results/x/7.3-modhang"
+sk = sc["7.3-cool"]
+assert sk["status"] == "skip" and sk["kernel"] == "7.3" and sk["scenario"] == "cool" and sk["cases"] == [], sk
+assert sk["results_dir"] is None and "series" in sk["reason"], sk
+assert r["totals"]["skip"] >= 1
 assert c["selftest.trylock"]["duration_s"] == 0.51, c["selftest.trylock"]
 assert c["selftest.trylock"]["figures"] == {"pairs": 100, "misses": 0}, c["selftest.trylock"]
 assert h["selftest"]["status"] == "timeout", h["selftest"]
@@ -204,6 +214,18 @@ PATH="$tmp/bin:$PATH" COOL_MODULES="$tmp/modules" sh "$guest" kunit >"$tmp/kunit
 rc=$?
 k '^not ok 1 kunit.load$' && [ "$rc" = 1 ]
 ok_if guest_kunit_missing_module "$?" "rc=$rc: $(tr '\n' ' ' <"$tmp/kunit.out")"
+
+# A kernel without the series (COOL_SERIES=0 in /scenario.env: its series
+# is empty): the tokens that need the series' modules SKIP with the reason,
+# never pass, never fail; locktorture is not among them.
+PATH="$tmp/bin:$PATH" COOL_MODULES="$tmp/modules" COOL_SERIES=0 KERNEL=7.3 \
+	sh "$guest" selftest kunit negative:lock bench:pathlen tracepoint >"$tmp/noseries.out" 2>&1
+rc=$?
+k() { grep -qE -- "$1" "$tmp/noseries.out"; }
+k '^ok 1 selftest # SKIP kernel 7.3 built without the series' && k '^ok 2 kunit # SKIP ' &&
+	k '^ok 3 negative_control.lock # SKIP ' && k '^ok 4 bench.pathlen # SKIP ' &&
+	k '^ok 5 tracepoint # SKIP ' && k '^0 passed, 0 failed, 5 skipped$' && [ "$rc" = 0 ]
+ok_if guest_no_series_skips "$?" "rc=$rc: $(tr '\n' ' ' <"$tmp/noseries.out")"
 
 # negative:kunit: the KUnit suite's control passes when the suite reports
 # registers_clobbering_routine failed, and fails when the suite passed.
