@@ -2,7 +2,7 @@
 # bench.sh - 'make bench': measure COOL against stock, write docs/results.md.
 #
 # Usage: scripts/bench.sh [--kernel VER] [--only LIST] [--smp-list 'N ...'] [--icount-smp-list 'N ...']
-#                         [--torture-secs S] [--torture-repeats N] [--defconfig]
+#                         [--torture-secs S] [--torture-repeats N] [--xen-repeats N] [--defconfig]
 #                         [--debian] [--text-pairs LIST] [--out DIR]
 #                         [--no-build]
 #                         [--dry-run] [--help]
@@ -11,8 +11,8 @@
 #                      which (kernel=), and a section measured on another
 #                      kernel's tree is stale for the other's cover letter
 #   --only LIST        comma-separated subset of: callers,text,pathlen,irqlat,
-#                      scaling,throughput,irqwait,rivals (default: all but
-#                      rivals). rivals: the series' asm against the designs a
+#                      scaling,throughput,irqwait,rivals,xen (default: all but
+#                      rivals and xen). rivals: the series' asm against the designs a
 #                      maintainer would name, each a scenario built from the
 #                      series tree plus qemu-boot/variants/rivals (COOL off):
 #                      inline lock and unlock (ARCH_INLINE_*), inline unlocks
@@ -22,9 +22,20 @@
 #                      with clang 19 (make LLVM=-19) and on i386 (groups,
 #                      --rival-groups): text, call-site code, path length,
 #                      callers and locktorture in instruction time (about 20
-#                      kernel builds the first time). The sections left out
-#                      keep their numbers from docs/data/bench.txt, each with
-#                      the date and series commit of the run that measured it.
+#                      kernel builds the first time).
+#                      xen: the series as a Xen PV dom0 (scenarios xen-stock
+#                      and xen, HOST=xen: Debian's Xen 4.17, 4 dom0 vCPUs on
+#                      2 pCPUs, pv spinlocks, PARAVIRT_XXL's pv irq ops), in
+#                      instruction time (-icount shift=0): bench:pathlen of
+#                      each kernel under Xen and booted without it
+#                      (COOL_HOST=native: the pv ops patched to the native
+#                      instructions), --xen-repeats boots each; contended
+#                      locktorture spin_lock and spin_lock_irq under Xen
+#                      (--torture-secs, long_hold=0), --torture-repeats boots
+#                      each, with each run's pv waits and kicks (lockevents).
+#                      The sections left out keep their numbers from
+#                      docs/data/bench.txt, each with the date and series
+#                      commit of the run that measured it.
 #   --rival-groups L   groups of the rivals section (default 'gcc clang19 i386';
 #                      --defconfig adds defconfig: its text only)
 #   --smp-list 'N ..'  vCPU counts of the scaling runs, wall-clock locktorture
@@ -39,6 +50,8 @@
 #                      runs: irq_starve and irqlat in instruction time
 #                      (default '0 200 1000 2000 5000')
 #   --repeats N        boots per kernel of the callers section (default 5)
+#   --xen-repeats N    boots per kernel and host of the xen section's path
+#                      length (default 3)
 #   --workload-iters N lockload iterations per workload (default 2000)
 #   --torture-secs S   seconds per locktorture run (default 10; long_hold=0, so
 #                      that random 100 ms holds do not dominate the count)
@@ -68,7 +81,7 @@
 # scripts/report.sh turns them into docs/results.md, docs/data/ and the plots.
 # Environment: COOL_BENCH_ONLY, COOL_SMP_LIST, COOL_ICOUNT_SMP_LIST,
 # COOL_IRQWAIT_LIST, COOL_TORTURE_SECS, COOL_TORTURE_REPEATS, COOL_BENCH_REPEATS,
-# COOL_WORKLOAD_ITERS.
+# COOL_WORKLOAD_ITERS, COOL_XEN_REPEATS.
 #
 # Exit codes: 0 measured, 1 a build or a boot failed, 5 bad usage.
 set -eu
@@ -83,6 +96,7 @@ icount_smp_list=${COOL_ICOUNT_SMP_LIST:-1 2 4}
 irqwait_list=${COOL_IRQWAIT_LIST:-0 200 1000 2000 5000}
 secs=${COOL_TORTURE_SECS:-10}
 torture_repeats=${COOL_TORTURE_REPEATS:-5}
+xen_repeats=${COOL_XEN_REPEATS:-3}
 out=''
 build=1 dry_run=0 defconfig=${COOL_BENCH_DEFCONFIG:-0} debian=${COOL_BENCH_DEBIAN:-0}
 text_only=${COOL_BENCH_TEXT_PAIRS:-}
@@ -99,6 +113,7 @@ while [ $# -gt 0 ]; do
 	--torture-secs) secs=${2:?--torture-secs needs a value}; shift ;;
 	--torture-repeats) torture_repeats=${2:?--torture-repeats needs a value}; shift ;;
 	--repeats) repeats=${2:?--repeats needs a value}; shift ;;
+	--xen-repeats) xen_repeats=${2:?--xen-repeats needs a value}; shift ;;
 	--workload-iters) workload_iters=${2:?--workload-iters needs a value}; shift ;;
 	--out) out=${2:?--out needs a value}; shift ;;
 	--no-build) build=0 ;;
@@ -151,6 +166,7 @@ if want rivals; then
 		done
 	done
 fi
+want xen && builds="${builds:+$builds }xen-stock xen"
 if want text; then
 	for p in $text_pairs; do
 		q=${p#*:}
@@ -171,6 +187,7 @@ if [ "$dry_run" = 1 ]; then
 	want throughput && echo "  throughput: the same with -icount shift=0 (instruction time), vCPUs: $icount_smp_list, $torture_repeats boots each"
 	want rivals && for g in $rival_groups; do echo "  rivals $g: $(rival_kernels "$g"): text and call sites against the first$(case $g in defconfig) ;; i386) echo "; pathlen, locktorture at 4 vCPUs ($rival_torture_repeats boots)" ;; *) echo "; pathlen, callers ($repeats boots), locktorture at 4 vCPUs ($rival_torture_repeats boots)" ;; esac)"; done
 	want irqwait && echo "  irqwait: selftest:irq_starve,irq_starve_rw and bench:irqlat with -icount shift=0 at cool_irqwait= $irqwait_list (us)"
+	want xen && echo "  xen: xen-stock and xen with -icount shift=0: bench:pathlen under Xen (PV dom0, 4 vCPUs on 2 pCPUs) and natively, $xen_repeats boots each; locktorture spin_lock and spin_lock_irq ${secs}s under Xen with lockevents:pv_wait,pv_kick, $torture_repeats boots each"
 	exit 0
 fi
 
@@ -197,9 +214,17 @@ emit "series_tree=$series_tree"
 emit "repo_commit=$(git -C "$REPO_ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)"
 emit "host=$(nproc) CPUs, $(uname -m)"
 # Every section says which run measured it; a section left out by --only
-# keeps its keys (and that provenance) from the previous docs/data/bench.txt.
+# keeps its keys (and that provenance) from the previous docs/data/bench.txt,
+# and so does one this script no longer measures (clang, which rivals
+# replaced: the cover letter still reads its keys).
 old=$REPO_ROOT/docs/data/bench.txt
-for sec in callers text pathlen irqlat scaling throughput irqwait rivals; do
+sections='callers text pathlen irqlat scaling throughput irqwait rivals xen'
+if [ -r "$old" ]; then
+	for sec in $(grep -o '^[A-Za-z0-9_-]*\.' "$old" | tr -d . | sort -u); do
+		case " $sections " in *" $sec "*) ;; *) sections="$sections $sec" ;; esac
+	done
+fi
+for sec in $sections; do
 	if want "$sec"; then
 		emit "$sec.date=$now"
 		emit "$sec.series_commit=$series"
@@ -553,6 +578,61 @@ if want rivals; then
 	emit "rivals.torture.secs=$secs"
 	emit "rivals.torture.repeats=$rival_torture_repeats"
 	emit "rivals.guest_cpu=$(sed -n 's/^cpu=//p' "$out/rivals-pathlen-stock/result" 2>/dev/null)"
+fi
+
+if want xen; then
+	# The series where most kernels run, as a guest: a Xen PV dom0 (4
+	# vCPUs on 2 pCPUs: Xen preempts them, so pv waits and kicks happen),
+	# where the pv spinlock unlock and PARAVIRT_XXL's irq ops are Xen's,
+	# against the same kernels booted without Xen (the pv ops patched to
+	# the native instructions). Instruction time (-icount shift=0): under
+	# Xen guest time comes from the same instruction-counting clock.
+	xen_sc() { if [ "$1" = stock ]; then echo xen-stock; else echo xen; fi; }
+	for r in $(seq 1 "$xen_repeats"); do
+		for v in stock cool; do
+			for h in xen native; do
+				COOL_ICOUNT=1 COOL_HOST=$h bg boot_tests "$(xen_sc "$v")" "xen-pathlen-$v-$h-$r" bench:pathlen
+			done
+		done
+	done
+	bg_wait
+	for r in $(seq 1 "$xen_repeats"); do
+		for v in stock cool; do
+			for h in xen native; do
+				sed -n 's/^# bench: pathlen api=\([^ ]*\) per_pair=\([^ ]*\) .*/\1 \2/p' \
+					"$out/xen-pathlen-$v-$h-$r/ktap.log" | while read -r api p; do
+					emit "xen.pathlen.$h.$v.$api.$r=$p"
+				done
+			done
+		done
+	done
+	for r in $(seq 1 "$torture_repeats"); do
+		for v in stock cool; do
+			COOL_ICOUNT=1 bg boot_tests "$(xen_sc "$v")" "xen-torture-$v-$r" \
+				"locktorture:spin_lock:$secs:long_hold=0 lockevents:pv_wait,pv_kick locktorture:spin_lock_irq:$secs:long_hold=0 lockevents:pv_wait,pv_kick"
+		done
+	done
+	bg_wait
+	for r in $(seq 1 "$torture_repeats"); do
+		for v in stock cool; do
+			f=$out/xen-torture-$v-$r/ktap.log
+			for t in spin_lock spin_lock_irq; do
+				w=$(sed -n "s/^# locktorture\.$t: Writes: Total: \([0-9]*\) .*/\1/p" "$f" | tail -1)
+				emit "xen.torture.$v.$t.$r=${w:-0}"
+				for e in pv_wait pv_kick; do
+					c=$(sed -n "s/^# lockevents\.$t\.$e: total=\([0-9]*\) .*/\1/p" "$f" | tail -1)
+					emit "xen.lockevents.$v.$t.$e.$r=${c:-0}"
+				done
+			done
+		done
+	done
+	emit "xen.repeats=$xen_repeats"
+	emit "xen.torture_repeats=$torture_repeats"
+	emit "xen.secs=$secs"
+	emit "xen.guest_cpu=$(sed -n 's/^cpu=//p' "$out/xen-pathlen-cool-xen-1/result")"
+	emit "xen.host=$(sed -n 's/^host_package=//p' "$out/xen-pathlen-cool-xen-1/result")"
+	emit "xen.host_args=$(sed -n 's/^host_args=//p' "$out/xen-pathlen-cool-xen-1/result")"
+	emit "xen.host_cpus=$(sed -n 's/^host_cpus=//p' "$out/xen-pathlen-cool-xen-1/result")"
 fi
 
 info "bench: raw results in ${out#"$REPO_ROOT"/}/bench.txt"
