@@ -147,15 +147,18 @@ subtest() {
 # the harness itself or of a test): whether boot.sh reported what was
 # expected, and, for a hang (EXPECT_HANG_TOKEN), whether the results
 # streamed before it were kept and the hang names the token that was
-# running; each case of EXPECT_FAIL must have failed ("not ok"), so that a
-# run that fails for another reason does not count.  Prints "pass fail
-# skip" on fd 3 like subtest.
+# running; each case of EXPECT_FAIL must have failed ("not ok"), and no
+# other case may have (only_expected_failures), so that a run that fails
+# for another reason does not count.  JUDGE_OK is boot.sh's judgement of
+# the console, as for subtest.  Prints "pass fail skip" on fd 3 like
+# subtest.
 expected_outcome() {
-	local name=$1 dir=$2 rc=$3 verdict=$4 ok=0 c n=1 k p=0 f=0 merged
+	local name=$1 dir=$2 rc=$3 verdict=$4 judge_ok=$5 ok=0 c n=1 k p=0 f=0 merged others
 	for c in $EXPECT_RC; do [ "$c" != "$rc" ] || ok=1; done
-	merged=$(subtest "$name" "$dir" 0 "$verdict" 3>/dev/null)
+	merged=$(subtest "$name" "$dir" "$judge_ok" "$verdict" 3>/dev/null)
 	[ -z "$EXPECT_HANG_TOKEN" ] || n=3
 	for c in $EXPECT_FAIL; do n=$((n + 1)); done
+	[ -z "$EXPECT_FAIL" ] || n=$((n + 1))
 	{
 		echo "    KTAP version 1"
 		echo "    # Subtest: $name"
@@ -190,6 +193,17 @@ expected_outcome() {
 				echo "    not ok $k expected_fail.$c"; f=$((f + 1))
 			fi
 		done
+		if [ -n "$EXPECT_FAIL" ]; then
+			k=$((k + 1))
+			others=$(printf '%s\n' "$merged" | grep -E '^    not ok [0-9]+ ' | cut -d' ' -f8 |
+				grep -vxF -f <(tr -s ' ' '\n' <<<"$EXPECT_FAIL") | tr '\n' ' ' || true)
+			if [ -z "$others" ]; then
+				echo "    ok $k only_expected_failures"; p=$((p + 1))
+			else
+				echo "    # failed too: $others"
+				echo "    not ok $k only_expected_failures"; f=$((f + 1))
+			fi
+		fi
 	} >"$run_dir/.expected"
 	tee -a "$run_dir/ktap.log" <"$run_dir/.expected"
 	rm -f "$run_dir/.expected"
@@ -314,8 +328,10 @@ for s in "${list[@]}"; do
 		[ "$(sed -n 's/^judge_rc=//p' "$dir/result" 2>/dev/null)" != 0 ] || judge_ok=1
 		[ -f "$dir/judge.txt" ] || echo "no judge.txt: boot.sh exit $rc" >"$dir/judge.txt"
 		if [ "$EXPECT_RC" != 0 ]; then
-			expected_outcome "$s" "$dir" "$rc" "$verdict" 3>"$run_dir/.counts"
+			expected_outcome "$s" "$dir" "$rc" "$verdict" "$judge_ok" 3>"$run_dir/.counts"
 			read -r p fl sk <"$run_dir/.counts"
+			# a negative control's cases are what it ran
+			guest_cases=$((guest_cases + p + fl))
 			[ "$fl" != 0 ] || verdict="EXPECTED-$verdict"
 		else
 			subtest "$s" "$dir" "$judge_ok" "$verdict" 3>"$run_dir/.counts" | tee -a "$run_dir/ktap.log"
