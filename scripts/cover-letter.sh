@@ -62,7 +62,7 @@ measured() { echo "(measured $(get "$1.date"))"; }
 # (measured on an earlier tree with the same code: same_code)
 sections() {
 	local sec t out=''
-	for sec in callers text pathlen irqlat throughput scaling irqwait clang; do
+	for sec in callers text pathlen irqlat throughput scaling irqwait clang xen; do
 		grep -q "^$sec\." "$data" 2>/dev/null || continue
 		t=$(get "$sec.series_tree")
 		case $1 in
@@ -302,6 +302,49 @@ numbers() {
 		echo "in the same boot; spin: spin_lock_irqsave() against one relocking CPU;"
 		echo "writer, readers: write_lock_irqsave() against one relocking writer and"
 		echo "against readers on the other CPUs.)"
+	fi
+	if grep -q '^xen\.pathlen\.' "$data" && current xen; then
+		# xmed KEY: the median of KEY.BOOT, two decimals; xrange KEY: min-max
+		xmed() { grep -E "^${1//./\\.}\.[0-9]+=" "$data" | cut -d= -f2 | sort -n | sorted_stats 1 | awk '{ printf "%.2f", $5 }'; }
+		xrange() { grep -E "^${1//./\\.}\.[0-9]+=" "$data" | cut -d= -f2 | sort -n | sorted_stats 1 | awk '{ printf "%s-%s", $2, $3 }'; }
+		echo
+		echo "As a Xen PV dom0 (Debian's Xen $(get xen.host | sed -n 's/^xen-hypervisor-[^_]*_\([^_]*\)_.*/\1/p') under QEMU TCG, 4 dom0 vCPUs on $(get xen.host_cpus)"
+		echo "pCPUs: Xen's pv spinlocks and PARAVIRT_XXL's pv irq ops), guest"
+		echo "instructions per uncontended lock+unlock pair (-icount shift=0, medians"
+		echo "of $(get xen.repeats) boots; native: the same kernels booted without Xen):"
+		measured xen
+		echo
+		printf '  %-20s %13s %10s %13s %10s\n' API "stock native" "stock Xen" "cool native" "cool Xen"
+		sed -n 's/^xen\.pathlen\.xen\.stock\.\([^=]*\)\.1=.*/\1/p' "$data" | while read -r api; do
+			printf '  %-20s %13s %10s %13s %10s\n' "$api" "$(xmed "xen.pathlen.native.stock.$api")" "$(xmed "xen.pathlen.xen.stock.$api")" \
+				"$(xmed "xen.pathlen.native.cool.$api")" "$(xmed "xen.pathlen.xen.cool.$api")"
+		done
+		echo
+		{
+			printf 'The spin_lock pair under Xen less the same pair natively is what the pv unlock costs over the native store: stock +%s, cool +%s instructions. ' \
+				"$(awk -v a="$(xmed xen.pathlen.xen.stock.spin_lock)" -v b="$(xmed xen.pathlen.native.stock.spin_lock)" 'BEGIN { printf "%.2f", a - b }')" \
+				"$(awk -v a="$(xmed xen.pathlen.xen.cool.spin_lock)" -v b="$(xmed xen.pathlen.native.cool.spin_lock)" 'BEGIN { printf "%.2f", a - b }')"
+			printf 'The series reaches the pv unlock through a thunk of its own that saves every C-ABI register around a C call of queued_spin_unlock(), which then goes through the pv op'"'"'s callee-save thunk: two register-saving thunks where stock has one.\n'
+		} | fold -s -w 72 | sed 's/ *$//'
+		if grep -q '^xen\.torture\.' "$data"; then
+			echo
+			echo "Contended, locktorture under Xen, $(get xen.secs) s, long_hold=0, $(get xen.torture_repeats) boots per"
+			echo "kernel: write acquisitions cool/stock of the medians, and the medians"
+			echo "(min-max) of the pv waits and kicks (CONFIG_LOCK_EVENT_COUNTS):"
+			echo
+			printf '  %-14s %10s %22s %22s %22s %22s\n' run cool/stock "stock pv waits" "cool pv waits" "stock pv kicks" "cool pv kicks"
+			for t in spin_lock spin_lock_irq; do
+				printf '  %-14s %10s %22s %22s %22s %22s\n' "$t" \
+					"$(ratio "$(xmed "xen.torture.cool.$t")" "$(xmed "xen.torture.stock.$t")")" \
+					"$(xmed "xen.lockevents.stock.$t.pv_wait") ($(xrange "xen.lockevents.stock.$t.pv_wait"))" \
+					"$(xmed "xen.lockevents.cool.$t.pv_wait") ($(xrange "xen.lockevents.cool.$t.pv_wait"))" \
+					"$(xmed "xen.lockevents.stock.$t.pv_kick") ($(xrange "xen.lockevents.stock.$t.pv_kick"))" \
+					"$(xmed "xen.lockevents.cool.$t.pv_kick") ($(xrange "xen.lockevents.cool.$t.pv_kick"))"
+			done
+			echo
+			echo "Instruction time is not real time: a hypercall costs its instructions"
+			echo "here, not what it costs on hardware."
+		fi
 	fi
 	if [ -n "$(stale)" ]; then
 		echo
