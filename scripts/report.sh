@@ -520,7 +520,7 @@ GP
 		}
 		xen_median() { xen_stats "$1" | cut -d' ' -f1; }
 		echo "Where most kernels run: as a guest. Debian's Xen hypervisor"
-		echo "($(get xen.host)) under QEMU, the kernels of scenarios \`xen-stock\` and \`xen\`"
+		echo "($(get xen.host | sed 's/_amd64\.deb$//; s/_/ /')) under QEMU, the kernels of scenarios \`xen-stock\` and \`xen\`"
 		echo "(the minimal config plus XEN_PV, so PARAVIRT_XXL, XEN_DOM0 and PV"
 		echo "spinlocks; COOL off and on) as its PV dom0 with 4 vCPUs on"
 		echo "$(get xen.host_cpus) pCPUs (Xen's command line \`$(get xen.host_args)\`), so that"
