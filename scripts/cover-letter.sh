@@ -304,14 +304,15 @@ numbers() {
 		echo "against readers on the other CPUs.)"
 	fi
 	if grep -q '^xen\.pathlen\.' "$data" && current xen; then
-		# xmed KEY: the median of KEY.BOOT, two decimals; xrange KEY: min-max
+		# xmed KEY: the median of KEY.BOOT, two decimals; xcount KEY: rounded;
+		# xrange KEY: min-max, rounded
 		xmed() { grep -E "^${1//./\\.}\.[0-9]+=" "$data" | cut -d= -f2 | sort -n | sorted_stats 1 | awk '{ printf "%.2f", $5 }'; }
+		xcount() { grep -E "^${1//./\\.}\.[0-9]+=" "$data" | cut -d= -f2 | sort -n | sorted_stats 1 | awk '{ printf "%s", $1 }'; }
 		xrange() { grep -E "^${1//./\\.}\.[0-9]+=" "$data" | cut -d= -f2 | sort -n | sorted_stats 1 | awk '{ printf "%s-%s", $2, $3 }'; }
 		echo
-		echo "As a Xen PV dom0 (Debian's Xen $(get xen.host | sed -n 's/^xen-hypervisor-[^_]*_\([^_]*\)_.*/\1/p') under QEMU TCG, 4 dom0 vCPUs on $(get xen.host_cpus)"
-		echo "pCPUs: Xen's pv spinlocks and PARAVIRT_XXL's pv irq ops), guest"
-		echo "instructions per uncontended lock+unlock pair (-icount shift=0, medians"
-		echo "of $(get xen.repeats) boots; native: the same kernels booted without Xen):"
+		printf "As a Xen PV dom0 (Debian's Xen %s under QEMU TCG, 4 dom0 vCPUs on %s pCPUs: Xen's pv spinlocks and PARAVIRT_XXL's pv irq ops), guest instructions per uncontended lock+unlock pair (-icount shift=0, medians of %s boots; native: the same kernels booted without Xen):\n" \
+			"$(get xen.host | sed -n 's/^xen-hypervisor-[^_]*_\([^_]*\)_.*/\1/p')" "$(get xen.host_cpus)" "$(get xen.repeats)" |
+			fold -s -w 72 | sed 's/ *$//'
 		measured xen
 		echo
 		printf '  %-20s %13s %10s %13s %10s\n' API "stock native" "stock Xen" "cool native" "cool Xen"
@@ -329,17 +330,19 @@ numbers() {
 		if grep -q '^xen\.torture\.' "$data"; then
 			echo
 			echo "Contended, locktorture under Xen, $(get xen.secs) s, long_hold=0, $(get xen.torture_repeats) boots per"
-			echo "kernel: write acquisitions cool/stock of the medians, and the medians"
-			echo "(min-max) of the pv waits and kicks (CONFIG_LOCK_EVENT_COUNTS):"
+			echo "kernel: write acquisitions in millions and the pv waits and kicks"
+			echo "(CONFIG_LOCK_EVENT_COUNTS), median (min-max):"
 			echo
-			printf '  %-14s %10s %22s %22s %22s %22s\n' run cool/stock "stock pv waits" "cool pv waits" "stock pv kicks" "cool pv kicks"
+			printf '  %-14s %-6s %-20s %-18s %s\n' run kernel "writes, M" "pv waits" "pv kicks"
 			for t in spin_lock spin_lock_irq; do
-				printf '  %-14s %10s %22s %22s %22s %22s\n' "$t" \
-					"$(ratio "$(xmed "xen.torture.cool.$t")" "$(xmed "xen.torture.stock.$t")")" \
-					"$(xmed "xen.lockevents.stock.$t.pv_wait") ($(xrange "xen.lockevents.stock.$t.pv_wait"))" \
-					"$(xmed "xen.lockevents.cool.$t.pv_wait") ($(xrange "xen.lockevents.cool.$t.pv_wait"))" \
-					"$(xmed "xen.lockevents.stock.$t.pv_kick") ($(xrange "xen.lockevents.stock.$t.pv_kick"))" \
-					"$(xmed "xen.lockevents.cool.$t.pv_kick") ($(xrange "xen.lockevents.cool.$t.pv_kick"))"
+				for v in stock cool; do
+					printf '  %-14s %-6s %-20s %-18s %s\n' "$t" "$v" \
+						"$(grep -E "^xen\.torture\.$v\.$t\.[0-9]+=" "$data" | cut -d= -f2 | sort -n | sorted_stats 1 |
+							awk '{ printf "%.2f (%.2f-%.2f)", $5 / 1e6, $6 / 1e6, $7 / 1e6 }')" \
+						"$(xcount "xen.lockevents.$v.$t.pv_wait") ($(xrange "xen.lockevents.$v.$t.pv_wait"))" \
+						"$(xcount "xen.lockevents.$v.$t.pv_kick") ($(xrange "xen.lockevents.$v.$t.pv_kick"))"
+				done
+				echo "  $t cool/stock of the median writes: $(ratio "$(xmed "xen.torture.cool.$t")" "$(xmed "xen.torture.stock.$t")")"
 			done
 			echo
 			echo "Instruction time is not real time: a hypercall costs its instructions"
