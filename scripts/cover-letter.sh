@@ -66,8 +66,6 @@ sections() {
 		grep -q "^$sec\." "$data" 2>/dev/null || continue
 		t=$(get "$sec.series_tree")
 		case $1 in
-	--kernel) [ $# -ge 2 ] || usage_error "--kernel needs a value"; select_kernel "$2"; shift ;;
-	--kernel=*) select_kernel "${1#*=}" ;;
 		stale) current "$sec" || out="$out $sec" ;;
 		this) [ "$t" != "$cur_tree" ] || out="$out $sec" ;;
 		older) if [ "$t" != "$cur_tree" ] && current "$sec"; then out="$out $sec"; fi ;;
