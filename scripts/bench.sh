@@ -38,6 +38,12 @@
 #                      commit of the run that measured it.
 #   --rival-groups L   groups of the rivals section (default 'gcc clang19 i386';
 #                      --defconfig adds defconfig: its text only)
+#   --rival-kernels L  only these scenarios of the groups (space- or
+#                      comma-separated; each group's base, its stock, is
+#                      always measured): a partial table when some rivals
+#                      are not built (env COOL_RIVAL_KERNELS)
+#   --rival-torture-repeats N  boots per kernel of the rivals' locktorture
+#                      (default 3; env COOL_RIVAL_TORTURE_REPEATS)
 #   --smp-list 'N ..'  vCPU counts of the scaling runs, wall-clock locktorture
 #                      under multi-threaded TCG (default '1 2 4': 8 vCPUs on
 #                      this 2-core host measure lock-waiter preemption, not
@@ -102,6 +108,7 @@ build=1 dry_run=0 defconfig=${COOL_BENCH_DEFCONFIG:-0} debian=${COOL_BENCH_DEBIA
 text_only=${COOL_BENCH_TEXT_PAIRS:-}
 rival_groups=${COOL_RIVAL_GROUPS:-gcc clang19 i386}
 rival_torture_repeats=${COOL_RIVAL_TORTURE_REPEATS:-3}
+rival_only=${COOL_RIVAL_KERNELS:-}
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) [ $# -ge 2 ] || usage_error "--kernel needs a value"; select_kernel "$2"; shift ;;
@@ -121,6 +128,8 @@ while [ $# -gt 0 ]; do
 	--debian) debian=1 ;;
 	--text-pairs) text_only=${2:?--text-pairs needs a value}; shift ;;
 	--rival-groups) rival_groups=${2:?--rival-groups needs a value}; shift ;;
+	--rival-kernels) rival_only=${2:?--rival-kernels needs a value}; shift ;;
+	--rival-torture-repeats) rival_torture_repeats=${2:?--rival-torture-repeats needs a value}; shift ;;
 	--dry-run) dry_run=1 ;;
 	-h | --help) show_help; exit 0 ;;
 	*) usage_error "unknown option $1" ;;
@@ -147,8 +156,22 @@ builds=''
 for sec in callers pathlen irqlat scaling throughput irqwait; do
 	want "$sec" && builds='stock cool'
 done
-# rival_kernels GROUP: the scenarios of a rivals group, its base first
+# rival_kernels GROUP: the scenarios of a rivals group, its base first,
+# less those --rival-kernels leaves out
 rival_kernels() {
+	local k ks
+	ks=$(rival_group "$1") || exit 5
+	[ -n "$rival_only" ] || { echo "$ks"; return 0; }
+	# shellcheck disable=SC2086 # the list splits into words
+	set -- $ks
+	ks=$1
+	shift
+	for k in "$@"; do
+		case " $(echo "$rival_only" | tr ',' ' ') " in *" $k "*) ks="$ks $k" ;; esac
+	done
+	echo "$ks"
+}
+rival_group() {
 	case $1 in
 	gcc) echo stock cool rival-inline rival-inline-unlock rival-preserve rival-inline-preserve ;;
 	clang19) echo clang19-stock clang19-cool clang19-preserve clang19-inline-preserve ;;
@@ -158,6 +181,12 @@ rival_kernels() {
 	esac
 }
 for g in $rival_groups; do rival_kernels "$g" > /dev/null; done
+for k in $(echo "$rival_only" | tr ',' ' '); do
+	for g in $rival_groups; do
+		case " $(rival_group "$g") " in *" $k "*) continue 2 ;; esac
+	done
+	usage_error "--rival-kernels: '$k' is in none of the groups '$rival_groups'"
+done
 [ "$defconfig" = 0 ] || case " $rival_groups " in *" defconfig "*) ;; *) rival_groups="$rival_groups defconfig" ;; esac
 if want rivals; then
 	for g in $rival_groups; do
@@ -216,7 +245,7 @@ emit "host=$(nproc) CPUs, $(uname -m)"
 # Every section says which run measured it; a section left out by --only
 # keeps its keys (and that provenance) from the previous docs/data/bench.txt,
 # and so does one this script no longer measures (clang, which rivals
-# replaced: the cover letter still reads its keys).
+# replaced: its numbers stay on record in docs/data/bench.txt).
 old=$REPO_ROOT/docs/data/bench.txt
 sections='callers text pathlen irqlat scaling throughput irqwait rivals xen'
 if [ -r "$old" ]; then
@@ -516,6 +545,9 @@ if want rivals; then
 	for g in $rival_groups; do
 		ks=$(rival_kernels "$g")
 		emit "rivals.group.$g=$ks"
+		for k in $(rival_group "$g"); do
+			case " $ks " in *" $k "*) ;; *) emit "rivals.left_out.$g.$k=1" ;; esac
+		done
 		base=${ks%% *}
 		for k in $ks; do
 			v=$(vml "$k")

@@ -62,7 +62,7 @@ measured() { echo "(measured $(get "$1.date"))"; }
 # (measured on an earlier tree with the same code: same_code)
 sections() {
 	local sec t out=''
-	for sec in callers text pathlen irqlat throughput scaling irqwait clang xen; do
+	for sec in callers text pathlen irqlat throughput scaling irqwait rivals xen; do
 		grep -q "^$sec\." "$data" 2>/dev/null || continue
 		t=$(get "$sec.series_tree")
 		case $1 in
@@ -170,37 +170,49 @@ numbers() {
 			printf '  %-20s %8s %8s\n' "$api" "$(get "pathlen.stock.$api")" "$(get "pathlen.cool.$api")"
 		done
 	fi
-	if [ -n "$(get clang.pm.functions)" ] && current clang; then
+	if grep -q '^rivals\.groups=' "$data" && current rivals; then
 		echo
-		echo "With clang (make LLVM=1, $(get clang.compiler | sed 's/ (.*//')), the minimal config:"
-		echo "clang-stock, clang-cool (these routines) and clang-stock with"
-		echo "__preserve_most on every void _raw_{spin,read,write}_* declaration"
-		echo "(not part of the series; irqsave and trylock keep the C convention,"
-		echo "see above). Function text (bloat-o-meter -t), path length"
-		echo "per lock+unlock pair, caller-side instructions per iteration"
-		echo "(median of $(get clang.repeats) boots):"
-		measured clang
-		echo
-		printf '  %-24s %12s %18s %18s\n' "" clang-stock "clang-cool (asm)" __preserve_most
-		cs=$(get clang.stock.functions)
-		printf '  %-24s %12s %18s %18s\n' "function text, bytes" "$cs" \
-			"$(pct "$(get clang.cool.functions)" "$cs")" "$(pct "$(get clang.pm.functions)" "$cs")"
-		sed -n 's/^clang\.pathlen\.stock\.\([^=]*\)=.*/\1/p' "$data" | while read -r api; do
-			printf '  %-24s %12s %18s %18s\n' "$api" "$(get "clang.pathlen.stock.$api")" \
-				"$(get "clang.pathlen.cool.$api")" "$(get "clang.pathlen.pm.$api" | grep . || echo -)"
+		echo "The designs a reviewer names first, each built from the same tree"
+		echo "with COOL off (the harness's qemu-boot/variants/rivals, not part of"
+		echo "this series): inline (ARCH_INLINE_* for every lock and unlock),"
+		echo "C preserve (the out-of-line _raw_*() marked no_caller_saved_registers"
+		echo "with GCC, __preserve_most with clang) and inline + preserve (inline"
+		echo "fast paths whose slowpath calls carry the attribute). Function text"
+		echo "against the group's stock, path length per uncontended lock+unlock"
+		echo "pair, whole-guest instructions per iteration of the caller workloads"
+		echo "(median of $(get rivals.repeats) boots), all in instruction time:"
+		measured rivals
+		for g in $(get rivals.groups); do
+			ks=$(get "rivals.group.$g")
+			base=${ks%% *}
+			echo
+			case $g in
+			gcc) echo "$(get rivals.compiler.gcc | sed 's/ (.*)//'), minimal config:" ;;
+			clang19) echo "$(get rivals.compiler.clang19 | sed 's/ (.*//'), make LLVM=-19, minimal config:" ;;
+			*) echo "group $g:" ;;
+			esac
+			printf '  %-20s' ""; for k in $ks; do printf ' %14s' "${k#clang19-}"; done; echo
+			b=$(get "rivals.$base.functions")
+			printf '  %-20s' "function text"; for k in $ks; do
+				f=$(get "rivals.$k.functions")
+				if [ "$k" = "$base" ]; then printf ' %14s' "$f"; else printf ' %14s' "$(pct "$f" "$b")"; fi
+			done; echo
+			for api in spin_lock spin_lock_irq spin_lock_irqsave spin_lock_bh read_lock; do
+				[ -n "$(get "rivals.pathlen.$base.$api")" ] || continue
+				printf '  %-20s' "$api"; for k in $ks; do printf ' %14s' "$(get "rivals.pathlen.$k.$api" | grep . || echo -)"; done; echo
+			done
+			sed -n 's/^rivals\.callers\.iters\.\([a-z]*\)=.*/\1/p' "$data" | while read -r w; do
+				grep -q "^rivals\\.callers\\.$base\\.$w\\." "$data" || continue
+				read -r -a st <<<"$(callers_stats "$data" "$base" "$w" rivals.callers)"
+				printf '  %-20s' "callers, $w"; for k in $ks; do
+					if [ "$k" = "$base" ]; then printf ' %14s' "${st[0]}"; continue; fi
+					read -r -a co <<<"$(callers_stats "$data" "$k" "$w" rivals.callers)"
+					printf ' %14s' "$(pct "${co[4]:-}" "${st[4]}")"
+					noise "$w" "$k" "${st[@]}" -- "${co[@]}" >>"$tmp/noisy-rivals"
+				done; echo
+			done
 		done
-		[ -z "$(get clang.pm.boot)" ] ||
-			printf '  %-24s %12s %18s %18s\n' boot "" "" "did not boot"
-		sed -n 's/^clang\.callers\.iters\.\([a-z]*\)=.*/\1/p' "$data" | while read -r w; do
-			read -r -a st <<<"$(callers_stats "$data" stock "$w" clang.callers)"
-			read -r -a co <<<"$(callers_stats "$data" cool "$w" clang.callers)"
-			read -r -a pm <<<"$(callers_stats "$data" pm "$w" clang.callers)"
-			printf '  %-24s %12s %18s %18s\n' "callers, $w" "${st[0]}" \
-				"${co[0]} $(pct "${co[4]}" "${st[4]}")" "${pm[0]} $(pct "${pm[4]}" "${st[4]}")"
-			noise "$w" clang-cool "${st[@]}" -- "${co[@]}" >>"$tmp/noisy-clang"
-			noise "$w" __preserve_most "${st[@]}" -- "${pm[@]}" >>"$tmp/noisy-clang"
-		done
-		noise_line "$tmp/noisy-clang"
+		noise_line "$tmp/noisy-rivals"
 	fi
 	if grep -q '^irqlat\.icount\.' "$data" && current irqlat; then
 		echo

@@ -280,6 +280,8 @@ text.debian:Debian cloud-amd64, modules off:debian-stock / debian:COOL_BENCH_DEB
 			defconfig) echo "### GCC, x86_64_defconfig (text only)" ;;
 			esac
 			echo
+			lo=$(sed -n "s/^rivals\\.left_out\\.$g\\.\\([^=]*\\)=.*/\`\\1\`/p" "$d" | paste -sd, - | sed 's/,/, /g')
+			[ -z "$lo" ] || { echo "Not built or measured in this run: $lo (bench.sh --rival-kernels)."; echo; }
 			printf '| |'; for k in $ks; do printf ' %s |' "$(rlabel "$k")"; done; echo
 			printf '|---|'; for k in $ks; do printf -- '---|'; done; echo
 			printf '| scenario |'; for k in $ks; do printf " \`%s\` |" "$k"; done; echo
