@@ -56,6 +56,12 @@
 #                               exist only while paravirt spinlocks are on);
 #                               LABEL names that token (locktorture's TYPE,
 #                               else the token's kind; 'start' if none)
+#   lockevents:NAME[,..]:all    the same over every token since the
+#                               runner's first (case lockevents.all.NAME):
+#                               events that need a vCPU preempted at the
+#                               right moment (Xen's pv waits and kicks)
+#                               are checked over all the runs of a boot,
+#                               not each run alone
 #
 # Output is streamed: "KTAP version 1" first, then each case's result line
 # the moment the case ends (no plan line up front: a module's case count is
@@ -639,15 +645,50 @@ do_kunit() {
 # of the pv slowpath that the plain qspinlock never makes.
 LOCKEV=${COOL_LOCKEVENTS:-/sys/kernel/debug/lock_event_counts}
 
+# The counts of the tokens before the last reset, added up per counter
+# for lockevents:NAMES:all (the counts before the first token, the
+# boot's own, are left out).
+LOCKEV_ACC=${COOL_LOCKEVENTS_ACC:-/tmp/lockevents.acc}
+lockev_started=0
+rm -rf "$LOCKEV_ACC"
+
 lockevents_reset() {
-	[ ! -w "$LOCKEV/.reset_counts" ] || echo 1 > "$LOCKEV/.reset_counts"
+	[ -w "$LOCKEV/.reset_counts" ] || return 0
+	if [ "$lockev_started" = 1 ]; then
+		mkdir -p "$LOCKEV_ACC"
+		for f in "$LOCKEV"/*; do
+			[ -f "$f" ] || continue
+			v=$(cat "$f" 2>/dev/null)
+			case $v in '' | *[!0-9.]*) v=0 ;; esac
+			a=$(cat "$LOCKEV_ACC/${f##*/}" 2>/dev/null || echo 0)
+			echo $((a + ${v%%.*})) > "$LOCKEV_ACC/${f##*/}"
+		done
+	fi
+	lockev_started=1
+	echo 1 > "$LOCKEV/.reset_counts"
 }
 
-# do_lockevents NAMES LABEL: the counts since the last reset, LABEL the
-# token that ran since.
+# lockev_value FILE: a counter's value now, plus with mode all what the
+# accumulator holds for it
+lockev_value() {
+	v=$(cat "$1" 2>/dev/null)
+	case $v in '' | *[!0-9.]*) v=0 ;; esac
+	v=${v%%.*}
+	if [ "$lockev_mode" = all ]; then
+		a=$(cat "$LOCKEV_ACC/${1##*/}" 2>/dev/null || echo 0)
+		v=$((v + a))
+	fi
+	echo "$v"
+}
+
+# do_lockevents NAMES LABEL [all]: the counts since the last reset, LABEL
+# the token that ran since; with all, since the first token.
 do_lockevents() {
 	names=$(echo "$1" | tr ',' ' ')
+	lockev_mode=${3:-}
 	pre=lockevents.$2
+	[ "$lockev_mode" != all ] || pre=lockevents.all
+	case $lockev_mode in '' | all) ;; *) diag "lockevents: unknown mode '$lockev_mode' (all)"; result FAIL "$pre"; return ;; esac
 	[ -n "$names" ] || { diag "lockevents: no counter named"; result FAIL "$pre"; return; }
 	if [ ! -d "$LOCKEV" ]; then
 		diag "$pre: no $LOCKEV (CONFIG_LOCK_EVENT_COUNTS off, or no debugfs)"
@@ -656,17 +697,16 @@ do_lockevents() {
 	fi
 	all=''
 	for f in "$LOCKEV"/*; do
-		[ -f "$f" ] && all="$all ${f##*/}=$(cat "$f")"
+		[ -f "$f" ] && all="$all ${f##*/}=$(lockev_value "$f")"
 	done
 	diag "$pre:$all"
 	for nm in $names; do
 		sum=0 found='' parts=''
 		for f in "$LOCKEV/$nm"*; do
 			[ -f "$f" ] || continue
-			v=$(cat "$f" 2>/dev/null)
-			case $v in '' | *[!0-9.]*) v=0 ;; esac
+			v=$(lockev_value "$f")
 			found=1 parts="$parts ${f##*/}=$v"
-			sum=$((sum + ${v%%.*}))
+			sum=$((sum + v))
 		done
 		if [ -z "$found" ]; then
 			diag "$pre.$nm: no counter $nm* (the pv_* ones exist only while paravirt spinlocks are on)"
@@ -771,7 +811,7 @@ for token in "$@"; do
 	lockdep_selftests) do_lockdep_selftests ;;
 	kunit)		do_kunit ;;
 	workload)	do_workload "$rest" ;;
-	lockevents)	do_lockevents "$rest" "$label" ;;
+	lockevents)	do_lockevents "$a1" "$label" "$a2" ;;
 	*)		diag "unknown token '$token'"; result FAIL "token.$kind" ;;
 	esac
 	echo "# done: $token"

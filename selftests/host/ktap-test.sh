@@ -292,6 +292,16 @@ PATH="$tmp/bin:$PATH" COOL_MODULES="$tmp/modules" COOL_LOCKEVENTS="$tmp/lockev" 
 	sh "$guest" workload lockevents:pv_wait >"$tmp/lockev.out" 2>&1
 l '^ok 2 lockevents.workload.pv_wait$' && [ "$(cat "$tmp/lockev/.reset_counts")" = 1 ]
 ok_if guest_lockevents_reset "$?" "$(tr '\n' ' ' <"$tmp/lockev.out")"
+# :all adds up the counts of every token since the first (the stub's
+# counters are not zeroed by a reset: 3 before the second workload, 3
+# since), the boot's own before the first token left out
+PATH="$tmp/bin:$PATH" COOL_MODULES="$tmp/modules" COOL_LOCKEVENTS="$tmp/lockev" \
+	COOL_LOCKEVENTS_ACC="$tmp/lockev-acc" \
+	sh "$guest" workload workload lockevents:pv_wait,pv_kick:all >"$tmp/lockev.out" 2>&1
+rc=$?
+l '^# lockevents.all.pv_wait: total=6 \( pv_wait_head=6 pv_wait_node=0 \)$' &&
+	l '^ok 3 lockevents.all.pv_wait$' && l '^not ok 4 lockevents.all.pv_kick$' && [ "$rc" = 1 ]
+ok_if guest_lockevents_all "$?" "rc=$rc: $(tr '\n' ' ' <"$tmp/lockev.out")"
 
 echo "1..$n"
 echo "# Totals: pass:$pass fail:$fail skip:$((n - pass - fail))"
