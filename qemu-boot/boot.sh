@@ -149,6 +149,9 @@ if [ "$dry_run" = 1 ]; then
 	fi
 	exit 0
 fi
+# a 6.12 build dir of the layout before per-kernel build dirs, booted
+# without a build first (make bench --no-build)
+out_migrate
 
 command -v "$QEMU_BIN" >/dev/null 2>&1 ||
 	die_rc "$E_QEMU" "missing tool $QEMU_BIN: apt-get install qemu-system-x86"

@@ -229,6 +229,10 @@ if [ "$build" = 1 ]; then
 	for s in $builds; do
 		"$REPO_ROOT/scripts/build.sh" --scenario "$s" || die "build of $s failed"
 	done
+else
+	# --no-build: a 6.12 build dir of the layout before per-kernel build
+	# dirs moves to its place here, as a build would move it
+	for s in $builds; do (load_scenario "$s" && out_migrate); done
 fi
 # after the builds: they (re)apply the series
 now=$(date -u '+%Y-%m-%d %H:%M UTC')
