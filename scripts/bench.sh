@@ -216,7 +216,7 @@ if [ "$dry_run" = 1 ]; then
 	want throughput && echo "  throughput: the same with -icount shift=0 (instruction time), vCPUs: $icount_smp_list, $torture_repeats boots each"
 	want rivals && for g in $rival_groups; do echo "  rivals $g: $(rival_kernels "$g"): text and call sites against the first$(case $g in defconfig) ;; i386) echo "; pathlen, locktorture at 4 vCPUs ($rival_torture_repeats boots)" ;; *) echo "; pathlen, callers ($repeats boots), locktorture at 4 vCPUs ($rival_torture_repeats boots)" ;; esac)"; done
 	want irqwait && echo "  irqwait: selftest:irq_starve,irq_starve_rw and bench:irqlat with -icount shift=0 at cool_irqwait= $irqwait_list (us)"
-	want xen && echo "  xen: xen-stock and xen with -icount shift=0: bench:pathlen under Xen (PV dom0, 4 vCPUs on 2 pCPUs) and natively, $xen_repeats boots each; locktorture spin_lock and spin_lock_irq ${secs}s under Xen with lockevents:pv_wait,pv_kick, $torture_repeats boots each"
+	want xen && echo "  xen: xen-stock and xen with -icount shift=0: bench:pathlen under Xen (PV dom0, 4 vCPUs on 2 pCPUs) and natively, $xen_repeats boots each; locktorture spin_lock and spin_lock_irq ${secs}s under Xen with lockevents (pv waits head+node, kicks sent), $torture_repeats boots each"
 	exit 0
 fi
 
@@ -623,6 +623,10 @@ if want xen; then
 	# against the same kernels booted without Xen (the pv ops patched to
 	# the native instructions). Instruction time (-icount shift=0): under
 	# Xen guest time comes from the same instruction-counting clock.
+	# waits: pv_wait_head and _node (_early and _again count subsets of
+	# them); kicks: pv_kick_unlock, the kicks sent (_wake counts woken
+	# waiters)
+	xen_ev=pv_wait=pv_wait_head+pv_wait_node,pv_kick=pv_kick_unlock
 	xen_sc() { if [ "$1" = stock ]; then echo xen-stock; else echo xen; fi; }
 	for r in $(seq 1 "$xen_repeats"); do
 		for v in stock cool; do
@@ -645,7 +649,7 @@ if want xen; then
 	for r in $(seq 1 "$torture_repeats"); do
 		for v in stock cool; do
 			COOL_ICOUNT=1 bg boot_tests "$(xen_sc "$v")" "xen-torture-$v-$r" \
-				"locktorture:spin_lock:$secs:long_hold=0 lockevents:pv_wait,pv_kick locktorture:spin_lock_irq:$secs:long_hold=0 lockevents:pv_wait,pv_kick"
+				"locktorture:spin_lock:$secs:long_hold=0 lockevents:$xen_ev locktorture:spin_lock_irq:$secs:long_hold=0 lockevents:$xen_ev"
 		done
 	done
 	bg_wait

@@ -565,8 +565,9 @@ GP
 		echo
 		echo "Contended: locktorture spin_lock and spin_lock_irq under Xen, $(get xen.secs) s each"
 		echo "(long_hold=0, 8 writers on the 4 vCPUs), $(get xen.torture_repeats) boots per kernel; write"
-		echo "acquisitions, and the pv waits (pv_wait_head, _node, _early, _again)"
-		echo "and kicks (pv_kick_unlock, _wake) of the same run (lockevents),"
+		echo "acquisitions, and the pv waits (pv_wait_head + pv_wait_node: _early and"
+		echo "_again count subsets of those) and the kicks sent (pv_kick_unlock) of the"
+		echo "same run (lockevents),"
 		echo "median (min-max):"
 		echo
 		echo "| run | stock writes | cool writes | cool/stock | stock pv waits | cool pv waits | stock pv kicks | cool pv kicks |"

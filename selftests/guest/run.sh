@@ -56,6 +56,11 @@
 #                               exist only while paravirt spinlocks are on);
 #                               LABEL names that token (locktorture's TYPE,
 #                               else the token's kind; 'start' if none)
+#   lockevents:CASE=C1+C2[,..]  case lockevents.LABEL.CASE: the sum of
+#                               exactly the counters C1, C2 (pv_wait_early
+#                               and _again count subsets of _node and _head
+#                               waits; pv_kick_wake counts woken waiters,
+#                               pv_kick_unlock the kicks sent)
 #   lockevents:NAME[,..]:all    the same over every token since the
 #                               runner's first (case lockevents.all.NAME):
 #                               events that need a vCPU preempted at the
@@ -648,9 +653,9 @@ LOCKEV=${COOL_LOCKEVENTS:-/sys/kernel/debug/lock_event_counts}
 # The counts of the tokens before the last reset, added up per counter
 # for lockevents:NAMES:all (the counts before the first token, the
 # boot's own, are left out).
+# (the guest's /tmp is new every boot; host tests name their own)
 LOCKEV_ACC=${COOL_LOCKEVENTS_ACC:-/tmp/lockevents.acc}
 lockev_started=0
-rm -rf "$LOCKEV_ACC"
 
 lockevents_reset() {
 	[ -w "$LOCKEV/.reset_counts" ] || return 0
@@ -702,7 +707,15 @@ do_lockevents() {
 	diag "$pre:$all"
 	for nm in $names; do
 		sum=0 found='' parts=''
-		for f in "$LOCKEV/$nm"*; do
+		# CASE=C1+C2: the sum of those counters, named exactly;
+		# NAME: every counter whose name starts with NAME
+		case $nm in
+		*=*) files=''
+			for c in $(echo "${nm#*=}" | tr '+' ' '); do files="$files $LOCKEV/$c"; done
+			nm=${nm%%=*} ;;
+		*) files="$LOCKEV/$nm*" ;;
+		esac
+		for f in $files; do
 			[ -f "$f" ] || continue
 			v=$(lockev_value "$f")
 			found=1 parts="$parts ${f##*/}=$v"

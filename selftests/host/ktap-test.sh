@@ -279,7 +279,7 @@ echo 0 >"$tmp/lockev/pv_kick_unlock"
 echo 1.50 >"$tmp/lockev/pv_hash_hops"
 : >"$tmp/lockev/.reset_counts"
 PATH="$tmp/bin:$PATH" COOL_MODULES="$tmp/modules" COOL_LOCKEVENTS="$tmp/lockev" \
-	sh "$guest" lockevents:pv_wait,pv_kick,pv_foo >"$tmp/lockev.out" 2>&1
+	COOL_LOCKEVENTS_ACC="$tmp/lockev-acc" sh "$guest" lockevents:pv_wait,pv_kick,pv_foo >"$tmp/lockev.out" 2>&1
 rc=$?
 l() { grep -qE -- "$1" "$tmp/lockev.out"; }
 l '^# lockevents.start.pv_wait: total=3 \( pv_wait_head=3 pv_wait_node=0 \)$' &&
@@ -289,7 +289,7 @@ l '^# lockevents.start.pv_wait: total=3 \( pv_wait_head=3 pv_wait_node=0 \)$' &&
 ok_if guest_lockevents "$?" "rc=$rc: $(tr '\n' ' ' <"$tmp/lockev.out")"
 # the counts are zeroed before every other token, and its name labels them
 PATH="$tmp/bin:$PATH" COOL_MODULES="$tmp/modules" COOL_LOCKEVENTS="$tmp/lockev" \
-	sh "$guest" workload lockevents:pv_wait >"$tmp/lockev.out" 2>&1
+	COOL_LOCKEVENTS_ACC="$tmp/lockev-acc" sh "$guest" workload lockevents:pv_wait >"$tmp/lockev.out" 2>&1
 l '^ok 2 lockevents.workload.pv_wait$' && [ "$(cat "$tmp/lockev/.reset_counts")" = 1 ]
 ok_if guest_lockevents_reset "$?" "$(tr '\n' ' ' <"$tmp/lockev.out")"
 # :all adds up the counts of every token since the first (the stub's
@@ -302,6 +302,15 @@ rc=$?
 l '^# lockevents.all.pv_wait: total=6 \( pv_wait_head=6 pv_wait_node=0 \)$' &&
 	l '^ok 3 lockevents.all.pv_wait$' && l '^not ok 4 lockevents.all.pv_kick$' && [ "$rc" = 1 ]
 ok_if guest_lockevents_all "$?" "rc=$rc: $(tr '\n' ' ' <"$tmp/lockev.out")"
+# CASE=C1+C2 sums exactly those counters (not pv_wait_early, a subset)
+echo 2 >"$tmp/lockev/pv_wait_early"
+PATH="$tmp/bin:$PATH" COOL_MODULES="$tmp/modules" COOL_LOCKEVENTS="$tmp/lockev" \
+	COOL_LOCKEVENTS_ACC="$tmp/lockev-acc" \
+	sh "$guest" 'lockevents:pv_wait=pv_wait_head+pv_wait_node,pv_kick=pv_kick_unlock' >"$tmp/lockev.out" 2>&1
+rc=$?
+l '^# lockevents.start.pv_wait: total=3 \( pv_wait_head=3 pv_wait_node=0 \)$' &&
+	l '^ok 1 lockevents.start.pv_wait$' && l '^not ok 2 lockevents.start.pv_kick$' && [ "$rc" = 1 ]
+ok_if guest_lockevents_exact "$?" "rc=$rc: $(tr '\n' ' ' <"$tmp/lockev.out")"
 
 echo "1..$n"
 echo "# Totals: pass:$pass fail:$fail skip:$((n - pass - fail))"
