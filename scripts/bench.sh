@@ -87,7 +87,8 @@
 # scripts/report.sh turns them into docs/results.md, docs/data/ and the plots.
 # Environment: COOL_BENCH_ONLY, COOL_SMP_LIST, COOL_ICOUNT_SMP_LIST,
 # COOL_IRQWAIT_LIST, COOL_TORTURE_SECS, COOL_TORTURE_REPEATS, COOL_BENCH_REPEATS,
-# COOL_WORKLOAD_ITERS, COOL_XEN_REPEATS.
+# COOL_WORKLOAD_ITERS, COOL_XEN_REPEATS, COOL_RIVAL_GROUPS, COOL_RIVAL_KERNELS,
+# COOL_RIVAL_TORTURE_REPEATS.
 #
 # Exit codes: 0 measured, 1 a build or a boot failed, 5 bad usage.
 set -eu

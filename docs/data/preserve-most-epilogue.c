@@ -15,10 +15,11 @@
  * keeps a value in %rcx across the call loses it. The kernel built so
  * (scenario clang19-preserve, variant rivals) has exactly this code in
  * _raw_read_lock_irqsave(), and its KUnit test l_read_lock_irqsave(),
- * which kept the flags pointer in %rcx, stored the flags through the
- * flags themselves: "BUG: kernel NULL pointer dereference, address:
- * 0000000000000246" (held_state, read_lock_irqsave; console of
- * 2026-12-06 20:20 UTC). _raw_spin_lock_irqsave() of the same kernel
+ * which kept its flags pointer in %rcx, found the flags in %rcx after
+ * the call and stored them through it: "BUG: kernel NULL pointer
+ * dereference, address: 0000000000000246" (held_state,
+ * read_lock_irqsave; docs/data/clang19-preserve-oops.txt, booted
+ * 2026-12-06 20:09 UTC). _raw_spin_lock_irqsave() of the same kernel
  * pushes and pops %rcx itself and is correct.
  *
  * Debian clang version 22.1.8 (1~deb12u1), same source and flags: the
