@@ -476,7 +476,7 @@ same_code() {
 # does not run: the test module and the KUnit suite (both =m in the bench
 # configs, so not in vmlinux) for the sections that measure vmlinux with
 # user space (callers), locktorture (scaling, throughput) or no boot at
-# all (text). pathlen, irqlat, irqwait and clang run the test module.
+# all (text). pathlen, irqlat, irqwait, rivals and xen run the test module.
 bench_ignores() {
 	case $1 in
 	callers | text | scaling | throughput)
@@ -499,7 +499,7 @@ lower_by() {
 # callers_stats BENCH_TXT KERNEL WORKLOAD [PREFIX]: "median min max boots
 # xmedian xmin xmax" of a workload's instructions per iteration over the
 # boots of make bench's callers section (keys PREFIX.KERNEL.WORKLOAD.BOOT,
-# PREFIX.iters.WORKLOAD; PREFIX callers, or clang.callers): the first three
+# PREFIX.iters.WORKLOAD; PREFIX callers, or rivals.callers): the first three
 # rounded for display, the last three unrounded, for changes and spreads
 # (scripts/report.sh, scripts/cover-letter.sh).
 callers_stats() {
