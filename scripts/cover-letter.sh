@@ -191,23 +191,28 @@ numbers() {
 			clang19) echo "$(get rivals.compiler.clang19 | sed 's/ (.*//'), make LLVM=-19, minimal config:" ;;
 			*) echo "group $g:" ;;
 			esac
-			printf '  %-20s' ""; for k in $ks; do printf ' %14s' "${k#clang19-}"; done; echo
+			printf '  %-18s' ""; for k in $ks; do
+				l=${k#clang19-}
+				l=${l#rival-}
+				case $l in inline-preserve) l=inl+preserve ;; inline-unlock) l=inl-unlock ;; esac
+				printf ' %12s' "$l"
+			done; echo
 			b=$(get "rivals.$base.functions")
-			printf '  %-20s' "function text"; for k in $ks; do
+			printf '  %-18s' "function text"; for k in $ks; do
 				f=$(get "rivals.$k.functions")
-				if [ "$k" = "$base" ]; then printf ' %14s' "$f"; else printf ' %14s' "$(pct "$f" "$b")"; fi
+				if [ "$k" = "$base" ]; then printf ' %12s' "$f"; else printf ' %12s' "$(pct "$f" "$b")"; fi
 			done; echo
 			for api in spin_lock spin_lock_irq spin_lock_irqsave spin_lock_bh read_lock; do
 				[ -n "$(get "rivals.pathlen.$base.$api")" ] || continue
-				printf '  %-20s' "$api"; for k in $ks; do printf ' %14s' "$(get "rivals.pathlen.$k.$api" | grep . || echo -)"; done; echo
+				printf '  %-18s' "$api"; for k in $ks; do printf ' %12s' "$(get "rivals.pathlen.$k.$api" | grep . || echo -)"; done; echo
 			done
 			sed -n 's/^rivals\.callers\.iters\.\([a-z]*\)=.*/\1/p' "$data" | while read -r w; do
 				grep -q "^rivals\\.callers\\.$base\\.$w\\." "$data" || continue
 				read -r -a st <<<"$(callers_stats "$data" "$base" "$w" rivals.callers)"
-				printf '  %-20s' "callers, $w"; for k in $ks; do
-					if [ "$k" = "$base" ]; then printf ' %14s' "${st[0]}"; continue; fi
+				printf '  %-18s' "callers, $w"; for k in $ks; do
+					if [ "$k" = "$base" ]; then printf ' %12s' "${st[0]}"; continue; fi
 					read -r -a co <<<"$(callers_stats "$data" "$k" "$w" rivals.callers)"
-					printf ' %14s' "$(pct "${co[4]:-}" "${st[4]}")"
+					printf ' %12s' "$(pct "${co[4]:-}" "${st[4]}")"
 					noise "$w" "$k" "${st[@]}" -- "${co[@]}" >>"$tmp/noisy-rivals"
 				done; echo
 			done
