@@ -148,7 +148,7 @@ if [ ! -x "$i386_bb" ]; then
 		apt_update
 	fi
 	tmp=$(mktemp -d)
-	trap 'rm -rf "$tmp"' EXIT
+	trap 'rm -rf "${tmp:-}" "${xtmp:-}"' EXIT
 	chmod 755 "$tmp" # apt-get download runs as _apt
 	(cd "$tmp" && apt-get download busybox-static:i386 >&2 && dpkg -x busybox-static_*_i386.deb x) ||
 		die "could not fetch busybox-static:i386"
@@ -159,19 +159,16 @@ fi
 # The hypervisor of the HOST=xen scenarios, downloaded and unpacked, never
 # installed (its Recommends change GRUB and add daemons).
 if [ "$need_xen" = 1 ] && [ ! -s "$XEN_IMAGE" ]; then
+	# apt-get download and dpkg-deb -x need no root
 	xdir=${XEN_IMAGE%/*}
-	if [ "$(id -u)" != 0 ]; then
-		printf '%s: error: no Xen hypervisor in %s; as root: mkdir -p %s && cd %s && apt-get download %s && dpkg-deb -x %s_*.deb pkg && gunzip -c pkg/boot/xen-4.17-amd64.gz > %s\n' \
-			"$PROG" "$XEN_IMAGE" "$xdir" "$xdir" "$XEN_PKG" "$XEN_PKG" "$XEN_IMAGE" >&2
-		exit "$E_SETUP"
-	fi
 	info "fetching $XEN_PKG (download and unpack only) into $xdir/"
 	xtmp=$(mktemp -d)
-	chmod 755 "$xtmp" # apt-get download runs as _apt
+	trap 'rm -rf "${tmp:-}" "${xtmp:-}"' EXIT
+	chmod 755 "$xtmp" # as root, apt-get download runs as _apt
 	if ! (cd "$xtmp" && apt-get download "$XEN_PKG" >&2 && dpkg-deb -x "$XEN_PKG"_*.deb pkg &&
 		gunzip -c pkg/boot/xen-4.17-amd64.gz >xen.elf); then
 		rm -rf "$xtmp"
-		die "could not fetch $XEN_PKG" "apt-get download $XEN_PKG needs a bookworm package list (apt-get update)"
+		die_rc "$E_SETUP" "could not fetch $XEN_PKG" "apt-get download $XEN_PKG needs a bookworm package list (apt-get update)"
 	fi
 	mkdir -p "$xdir"
 	for f in "$xtmp"/"$XEN_PKG"_*.deb; do echo "${f##*/}"; done >"$xdir/package"
