@@ -92,6 +92,8 @@ over the defaults):
   COOL_BENCH_REPEATS=n COOL_WORKLOAD_ITERS=n  make bench callers: boots per kernel (5), lockload iterations (2000)
   COOL_TORTURE_REPEATS=n    make bench scaling/throughput: boots per kernel and vCPU count (5)
   COOL_XEN_REPEATS=n        make bench xen: path length boots per kernel and host (3)
+  COOL_RIVAL_GROUPS='...' COOL_RIVAL_KERNELS='...' COOL_RIVAL_TORTURE_REPEATS=n  make bench rivals:
+                            groups (gcc clang19 i386), only these rivals, locktorture boots (3)
   COOL_SOAK_MINUTES=n COOL_SOAK_SCENARIOS='...'  make soak (default 10, the soak matrix)
 Exit codes of make setup: 0 ready, 1 install failed, 7 packages missing and not root.
 TXT
