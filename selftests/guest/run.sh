@@ -52,7 +52,8 @@
 #                               lockevents.LABEL.NAME passes when the
 #                               counters whose names start with NAME add up
 #                               to more than 0 (pv_wait: pv_wait_head,
-#                               _node, _early, _again; the pv_* counters
+#                               _node, _early, _again, which overlap: to
+#                               count events, use CASE= below; the pv_* counters
 #                               exist only while paravirt spinlocks are on);
 #                               LABEL names that token (locktorture's TYPE,
 #                               else the token's kind; 'start' if none)
@@ -663,23 +664,21 @@ lockevents_reset() {
 		mkdir -p "$LOCKEV_ACC"
 		for f in "$LOCKEV"/*; do
 			[ -f "$f" ] || continue
-			v=$(cat "$f" 2>/dev/null)
-			case $v in '' | *[!0-9.]*) v=0 ;; esac
-			a=$(cat "$LOCKEV_ACC/${f##*/}" 2>/dev/null || echo 0)
-			echo $((a + ${v%%.*})) > "$LOCKEV_ACC/${f##*/}"
+			v=$(lockev_value "$f" all)
+			echo "$v" > "$LOCKEV_ACC/${f##*/}"
 		done
 	fi
 	lockev_started=1
 	echo 1 > "$LOCKEV/.reset_counts"
 }
 
-# lockev_value FILE: a counter's value now, plus with mode all what the
-# accumulator holds for it
+# lockev_value FILE [all]: a counter's value now (its integer part), with
+# all plus what the accumulator holds for it
 lockev_value() {
 	v=$(cat "$1" 2>/dev/null)
 	case $v in '' | *[!0-9.]*) v=0 ;; esac
 	v=${v%%.*}
-	if [ "$lockev_mode" = all ]; then
+	if [ "${2:-}" = all ]; then
 		a=$(cat "$LOCKEV_ACC/${1##*/}" 2>/dev/null || echo 0)
 		v=$((v + a))
 	fi
@@ -702,7 +701,7 @@ do_lockevents() {
 	fi
 	all=''
 	for f in "$LOCKEV"/*; do
-		[ -f "$f" ] && all="$all ${f##*/}=$(lockev_value "$f")"
+		[ -f "$f" ] && all="$all ${f##*/}=$(lockev_value "$f" "$lockev_mode")"
 	done
 	diag "$pre:$all"
 	for nm in $names; do
@@ -717,7 +716,7 @@ do_lockevents() {
 		esac
 		for f in $files; do
 			[ -f "$f" ] || continue
-			v=$(lockev_value "$f")
+			v=$(lockev_value "$f" "$lockev_mode")
 			found=1 parts="$parts ${f##*/}=$v"
 			sum=$((sum + v))
 		done
