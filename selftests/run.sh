@@ -153,7 +153,7 @@ subtest() {
 # the console, as for subtest.  Prints "pass fail skip" on fd 3 like
 # subtest.
 expected_outcome() {
-	local name=$1 dir=$2 rc=$3 verdict=$4 judge_ok=$5 ok=0 c n=1 k p=0 f=0 merged others
+	local name=$1 dir=$2 rc=$3 verdict=$4 judge_ok=$5 ok=0 c n=1 k p=0 f=0 merged failed others
 	for c in $EXPECT_RC; do [ "$c" != "$rc" ] || ok=1; done
 	merged=$(subtest "$name" "$dir" "$judge_ok" "$verdict" 3>/dev/null)
 	[ -z "$EXPECT_HANG_TOKEN" ] || n=3
@@ -185,9 +185,11 @@ expected_outcome() {
 			fi
 		fi
 		k=$((${EXPECT_HANG_TOKEN:+2} + 1))
+		# the names of the cases that failed ("    not ok N NAME")
+		failed=$(printf '%s\n' "$merged" | grep -E '^    not ok [0-9]+ ' | cut -d' ' -f8 || true)
 		for c in $EXPECT_FAIL; do
 			k=$((k + 1))
-			if printf '%s\n' "$merged" | grep -E '^    not ok [0-9]+ ' | cut -d' ' -f8 | grep -qxF -- "$c"; then
+			if printf '%s\n' "$failed" | grep -qxF -- "$c"; then
 				echo "    ok $k expected_fail.$c"; p=$((p + 1))
 			else
 				echo "    not ok $k expected_fail.$c"; f=$((f + 1))
@@ -195,8 +197,8 @@ expected_outcome() {
 		done
 		if [ -n "$EXPECT_FAIL" ]; then
 			k=$((k + 1))
-			others=$(printf '%s\n' "$merged" | grep -E '^    not ok [0-9]+ ' | cut -d' ' -f8 |
-				grep -vxF -f <(tr -s ' ' '\n' <<<"$EXPECT_FAIL") | tr '\n' ' ' || true)
+			others=$(printf '%s\n' "$failed" | grep -vxF -f <(tr -s ' ' '\n' <<<"$EXPECT_FAIL") |
+				grep . | tr '\n' ' ' || true)
 			if [ -z "$others" ]; then
 				echo "    ok $k only_expected_failures"; p=$((p + 1))
 			else
