@@ -160,7 +160,7 @@ require_tool timeout coreutils
 	"build it: make kernel KERNEL=$KVER SCENARIO=$SCENARIO (or scripts/build.sh --kernel $KVER --scenario $SCENARIO)"
 if [ "$HOST" = xen ]; then
 	[ -s "$XEN_IMAGE" ] || die_rc "$E_QEMU" "scenario $SCENARIO boots Xen, and $XEN_IMAGE does not exist" \
-		"scripts/setup.sh --for xen (as root: apt-get download + dpkg-deb -x of $XEN_PKG, never installed)"
+		"scripts/setup.sh --for xen (apt-get download + dpkg-deb -x of $XEN_PKG, never installed)"
 	# QEMU splits -initrd at commas and each module at its first space
 	case $resdir in *[,\ ]*) die_rc "$E_USAGE" "scenario $SCENARIO: the results dir '$resdir' has a comma or a space, which QEMU's -initrd list cannot carry" ;; esac
 fi
