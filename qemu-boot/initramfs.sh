@@ -21,7 +21,9 @@
 #                    for HOST=xen, whose dom0 console is Xen's), COOL_SERIES
 #                    (1: the kernel carries the series, 0: a kernel whose
 #                    series is still empty, whose guest tokens that need the
-#                    series' modules SKIP), the COOL_SELFTEST_* knobs of the
+#                    series' modules SKIP), COOL_TESTMOD and COOL_KUNIT (the
+#                    test modules of the kernel's series: scripts/lib.sh
+#                    select_kernel), the COOL_SELFTEST_* knobs of the
 #                    guest runner when set,
 #                    COOL_KNOWN_WARNINGS when the scenario has KNOWN_WARNINGS
 #   /modules/*.ko    every module built in $COOL_CACHE/out/VER/NAME, flat
@@ -100,6 +102,9 @@ cp "$bb" "$root/bin/busybox"
 	series=1
 	[ "$USER_TREE" = 1 ] || kernel_has_series || series=0
 	printf 'export COOL_SERIES=%s\n' "$series"
+	# which test modules the kernel's series has (scripts/lib.sh select_kernel)
+	printf 'export COOL_TESTMOD=%s\n' "$KTESTMOD"
+	printf 'export COOL_KUNIT=%s\n' "$(shquote "$KKUNIT")"
 	# the guest runner's own knobs, when set on the host
 	for v in COOL_SELFTEST_ITERATIONS COOL_SELFTEST_IRQWAIT COOL_SELFTEST_IRQWAIT_WAIT; do
 		[ -z "${!v:-}" ] || printf 'export %s=%s\n' "$v" "$(shquote "${!v}")"

@@ -16,7 +16,7 @@
 # there is one: scripts/lib.sh fragment_paths), make olddefconfig, then
 # check: every 'CONFIG_X=val' requested (last fragment wins) must appear
 # exactly in .config, every '# CONFIG_X is not set' must not be set.
-# Kconfig.fragment, the options the series adds, is left out (and said so)
+# Kconfig.fragment, the options the series adds, and its companion are left out (and said so)
 # on the harness's tree of a kernel whose series is still empty (7.3 while
 # patches/ holds none): that tree cannot have them, and a scenario that
 # wants COOL on fails the check on cool-on.config's CONFIG_COOL_SPINLOCK=y.
@@ -51,7 +51,10 @@ dropped=''
 if [ "$USER_TREE" = 0 ] && ! kernel_has_series; then
 	kept=()
 	for f in ${frags[@]+"${frags[@]}"}; do
-		if [ "$f" = "$REPO_ROOT/Kconfig.fragment" ]; then dropped=Kconfig.fragment; else kept+=("$f"); fi
+		case $f in
+		"$REPO_ROOT/Kconfig.fragment" | "$CONFIG_DIR/$KVER/Kconfig.fragment") dropped=Kconfig.fragment ;;
+		*) kept+=("$f") ;;
+		esac
 	done
 	frags=(${kept[@]+"${kept[@]}"})
 fi

@@ -137,14 +137,19 @@ select_kernel() {
 		# Debian 12's own bookworm kernel: make setup installs the packages
 		KFETCH_SUITE='' KPKG_VERSION=''
 		KTARBALL=/usr/src/$KPKG.tar.xz KCONFIG_DIR=/usr/src/$KCFGPKG
-		KLLVM=1 ;;
+		KLLVM=1
+		# the series' test modules (the guest runner's COOL_TESTMOD and
+		# COOL_KUNIT): test_cool_spinlock.ko and one KUnit suite
+		KTESTMOD=1 KKUNIT='cool_spinlock_kunit:spinlock_api' ;;
 	7.3)
 		# Debian 13's backports (arch all): fetched into the cache
 		KFETCH_SUITE=trixie-backports KPKG_VERSION='7.3.4-1~bpo13+1'
 		KTARBALL=$COOL_CACHE/pkg/$KPKG/usr/src/$KPKG.tar.xz
 		KCONFIG_DIR=$COOL_CACHE/pkg/$KCFGPKG/usr/src/$KCFGPKG
 		# 7.3 wants clang >= 17 (Documentation/process/changes.rst)
-		KLLVM=-19 ;;
+		KLLVM=-19
+		# no test_cool_spinlock.ko: KUnit suites and locktorture only
+		KTESTMOD=0 KKUNIT='spinlock_kunit:spinlock_api irqwait_kunit:spinlock_irqwait' ;;
 	esac
 	HARNESS_TREE=$COOL_CACHE/src/$KPKG
 	TREE=${COOL_TREE:-$HARNESS_TREE}
@@ -228,9 +233,13 @@ load_scenario() {
 	ARCH=x86_64 BASE=tinyconfig FRAGMENTS='' SMP=4 MEM=1G TIMEOUT='' BOOT_ARGS='' TESTS='' EXPECT=''
 	EXPECT_RC=0 EXPECT_HANG_TOKEN='' EXPECT_FAIL='' CONSOLE_EXPECT='' BUILD='' KCSAN_SCOPE='' KNOWN_WARNINGS='' HYPERVISOR=0 BOOT_SECONDS=30
 	ICOUNT=0 STARVE_SHARE='' LLVM=0 VARIANT='' HOST='' HOST_ARGS='' HOST_CPUS=2 KERNELS=$COOL_KERNELS KERNELS_WHY=''
+	TESTS_6_12='' TESTS_7_3=''
 	# shellcheck disable=SC1090
 	. "$f"
 	SCENARIO=$name
+	# TESTS_<kernel, dots as _>: the scenario's tokens on that kernel
+	k=TESTS_${KVER//./_}
+	[ -z "${!k:-}" ] || TESTS=${!k}
 	for k in $KERNELS; do
 		case " $COOL_KERNELS " in *" $k "*) ;; *) die_rc "$E_USAGE" "scenario $name: KERNELS='$KERNELS' names an unknown kernel '$k'" "kernels: $COOL_KERNELS" ;; esac
 	done

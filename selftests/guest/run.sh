@@ -32,10 +32,12 @@
 #                               rwlock, and from inside the interrupt-
 #                               enabled spinlock and write waits (needs
 #                               CONFIG_TRACING, else SKIP)
-#   kunit                       the KUnit suite spinlock_api
-#                               (cool_spinlock_kunit.ko): each of its tests
-#                               is a case kunit.NAME, its failed
-#                               expectations are diagnostics
+#   kunit                       the series' KUnit suites (COOL_KUNIT:
+#                               6.12 spinlock_api, cool_spinlock_kunit.ko;
+#                               7.3 spinlock_api, spinlock_kunit.ko, and
+#                               spinlock_irqwait, irqwait_kunit.ko, when
+#                               built): each of their tests is a case
+#                               kunit.NAME, failed expectations diagnostics
 #   lockdep_selftests           the boot-time locking API selftests
 #                               (DEBUG_LOCKING_API_SELFTESTS) passed; put
 #                               it first, the other tokens clear the log
@@ -85,7 +87,9 @@
 # every token that needs them (selftest, negative, kunit, tracepoint,
 # bench) one SKIP with that reason; locktorture, lockdep_selftests,
 # lockevents and workload run as anywhere. With COOL_SERIES=1 (the
-# default) a missing module fails.
+# default) a missing module fails. COOL_TESTMOD=0 (a series without
+# test_cool_spinlock.ko: 7.3's) makes selftest, tracepoint, bench and the
+# negative controls other than negative:kunit a SKIP with that reason.
 # A case also fails when the kernel log it produced shows a warning, a BUG,
 # an Oops or a lockdep splat.
 #
@@ -372,11 +376,11 @@ do_negative_kunit() {
 	mark_log
 	old=$(cut -f1 /proc/sys/kernel/printk)
 	echo 1 > /proc/sys/kernel/printk
-	load cool_spinlock_kunit negative=1
+	load "$KUNIT_MAIN" negative=1
 	rc=$?
 	echo "$old" > /proc/sys/kernel/printk
 	new_log > "$tmp/log"
-	rmmod cool_spinlock_kunit 2>/dev/null
+	rmmod "$KUNIT_MAIN" 2>/dev/null
 	kunit_results > "$tmp/kunit"
 	sed -n 's/^- # /# control: /p' "$tmp/kunit" | head -5
 	if [ "$rc" != 0 ]; then
@@ -460,6 +464,8 @@ do_locktorture() {
 	extra=$(echo "${3:-}" | tr ',' ' ')
 	name="locktorture.$type"
 	[ "$type" = lock_busted ] && name="locktorture.lock_busted_detected"
+	# 7.3's hardirq contenders (hardirq_us=): a case of its own
+	case " $extra " in *" hardirq_us="*) name="$name.hardirq" ;; esac
 	mark_log
 	load torture 2>/dev/null
 	quiet=0
@@ -596,21 +602,21 @@ do_tracepoint_irqwait() {
 	fi
 }
 
-# kunit_results: the KUnit suite's test lines from the raw kernel log,
-# as "SECONDS ok|not ok N NAME..." (SECONDS from the log's timestamps, "-"
-# without them), its failure lines as "- # ..." and its own result line
-# last as "- suite ...".
+# kunit_results [SUITE]: the KUnit suite's test lines from the raw kernel
+# log, as "SECONDS ok|not ok N NAME..." (SECONDS from the log's timestamps,
+# "-" without them), its failure lines as "- # ..." and its own result line
+# last as "- suite ...". SUITE defaults to spinlock_api.
 kunit_results() {
-	awk '{
+	awk -v suite="${1:-spinlock_api}" '{
 		t = "-"
 		if (match($0, /^\[ *[0-9.]+\] /)) {
 			t = substr($0, 2, RLENGTH - 3)
 			sub(/^ */, "", t)
 			$0 = substr($0, RLENGTH + 1)
 		}
-		if ($0 ~ /# Subtest: spinlock_api$/) { on = 1; t0 = t; next }
+		if ($0 ~ ("# Subtest: " suite "$")) { on = 1; t0 = t; next }
 		if (!on) next
-		if ($0 ~ /^(not )?ok [0-9]+ spinlock_api/) { print "- suite " $0; exit }
+		if ($0 ~ ("^(not )?ok [0-9]+ " suite)) { print "- suite " $0; exit }
 		if ($0 ~ /^    (not )?ok [0-9]+ /) {
 			d = (t == "-" || t0 == "-") ? "-" : sprintf("%.2f", t - t0)
 			t0 = t
@@ -622,26 +628,48 @@ kunit_results() {
 	}' "$tmp/rawlog"
 }
 
-# kunit: load the KUnit suite as a module (the kernel runs it at load) and
-# report each of its tests; a missing module or no suite result fails.
-do_kunit() {
+# The series' KUnit suites, "MODULE:SUITE" each (COOL_KUNIT from
+# /scenario.env, scripts/lib.sh select_kernel): the first must be there,
+# the others exist only with their options (7.3's irqwait_kunit needs
+# SPINLOCK_IRQWAIT) and are a SKIP when absent.
+KUNIT_SUITES=${COOL_KUNIT:-cool_spinlock_kunit:spinlock_api}
+KUNIT_MAIN=${KUNIT_SUITES%% *}
+KUNIT_MAIN=${KUNIT_MAIN%%:*}
+
+# kunit_suite MODULE SUITE REQUIRED: load one KUnit suite as a module (the
+# kernel runs it at load) and report each of its tests as kunit.NAME; a
+# missing module fails when REQUIRED is 1, else it is a SKIP.
+kunit_suite() {
 	mark_log
-	load cool_spinlock_kunit
+	load "$1"
 	rc=$?
 	new_log > "$tmp/log"
-	rmmod cool_spinlock_kunit 2>/dev/null
+	rmmod "$1" 2>/dev/null
+	if [ "$rc" = 127 ] && [ "$3" = 0 ]; then
+		result SKIP "kunit.$2" "$1.ko not built (its option is off in this kernel)"
+		return
+	fi
 	if [ "$rc" != 0 ]; then
-		result FAIL kunit.load
+		result FAIL "kunit.$2.load"
 		diag "insmod rc=$rc: $(cat "$tmp/insmod")"
 		return
 	fi
-	kunit_results > "$tmp/kunit"
+	kunit_results "$2" > "$tmp/kunit"
 	report_cases kunit "$tmp/kunit"
 	if ! grep -q '^- suite ' "$tmp/kunit"; then
-		result FAIL kunit.spinlock_api
-		diag "no result line of the KUnit suite spinlock_api in the kernel log"
+		result FAIL "kunit.$2"
+		diag "no result line of the KUnit suite $2 in the kernel log"
 	fi
 	check_log kunit
+}
+
+# kunit: every suite of KUNIT_SUITES, the first required.
+do_kunit() {
+	req=1
+	for ms in $KUNIT_SUITES; do
+		kunit_suite "${ms%%:*}" "${ms#*:}" "$req"
+		req=0
+	done
 }
 
 # The lock event counts (CONFIG_LOCK_EVENT_COUNTS): one file per event in
@@ -810,6 +838,21 @@ for token in "$@"; do
 			[ -z "$rest" ] || name="$kind.$(echo "$rest" | cut -d: -f1 | tr , _)"
 			[ "$kind" != negative ] || name="negative_control.$rest"
 			result SKIP "$name" "kernel ${KERNEL:-?} built without the series (the ${KERNEL:-?} series is empty): test_cool_spinlock.ko and cool_spinlock_kunit.ko do not exist"
+			echo "# done: $token"
+			continue ;;
+		esac
+	fi
+	# COOL_TESTMOD=0 (/scenario.env, scripts/lib.sh select_kernel): the
+	# kernel's series has no test_cool_spinlock.ko (7.3's series carries
+	# only KUnit suites and locktorture cases, as upstream wants them)
+	if [ "${COOL_TESTMOD:-1}" = 0 ]; then
+		case "$kind:$rest" in
+		negative:kunit) ;;
+		selftest:*|negative:*|tracepoint:*|bench:*)
+			name=$kind
+			[ -z "$rest" ] || name="$kind.$(echo "$rest" | cut -d: -f1 | tr , _)"
+			[ "$kind" != negative ] || name="negative_control.$rest"
+			result SKIP "$name" "the ${KERNEL:-?} series has no test_cool_spinlock.ko (the 6.12 series' test module; not ported to ${KERNEL:-?})"
 			echo "# done: $token"
 			continue ;;
 		esac

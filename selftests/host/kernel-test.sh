@@ -65,10 +65,22 @@ ok_if scenario_kernels_usage_error_7.3_only "$([ "$?" = "$E_USAGE" ] && echo 0 |
 # preemption lines in the same order as before they moved.
 # shellcheck disable=SC2016 # expanded in the shell that sourced lib.sh
 got=$(KERNEL=6.12 lib 'load_scenario stock; fragment_paths' | sed "s|^$REPO_ROOT/||" | tr '\n' ' ')
-ok_if companion_6.12 "$([ "$got" = "qemu-boot/configs/base.config qemu-boot/configs/6.12/base.config qemu-boot/configs/base-x86_64.config Kconfig.fragment qemu-boot/configs/cool-off.config " ] && echo 0 || echo 1)" "got '$got'"
+ok_if companion_6.12 "$([ "$got" = "qemu-boot/configs/base.config qemu-boot/configs/6.12/base.config qemu-boot/configs/base-x86_64.config Kconfig.fragment qemu-boot/configs/6.12/Kconfig.fragment qemu-boot/configs/cool-off.config " ] && echo 0 || echo 1)" "got '$got'"
 # shellcheck disable=SC2016 # expanded in the shell that sourced lib.sh
 got=$(KERNEL=7.3 lib 'load_scenario preempt-full; fragment_paths' | sed "s|^$REPO_ROOT/||" | tr '\n' ' ')
 ok_if companion_7.3 "$([ "$got" = "qemu-boot/configs/base.config qemu-boot/configs/7.3/base.config qemu-boot/configs/base-x86_64.config Kconfig.fragment qemu-boot/configs/cool-on.config qemu-boot/configs/preempt-full.config qemu-boot/configs/7.3/preempt-full.config " ] && echo 0 || echo 1)" "got '$got'"
+# shellcheck disable=SC2016 # expanded in the shell that sourced lib.sh
+got=$(KERNEL=7.3 lib 'load_scenario stock; fragment_paths' | sed "s|^$REPO_ROOT/||" | tr '\n' ' ')
+ok_if companion_7.3_stock "$([ "$got" = "qemu-boot/configs/base.config qemu-boot/configs/7.3/base.config qemu-boot/configs/base-x86_64.config Kconfig.fragment qemu-boot/configs/cool-off.config qemu-boot/configs/7.3/cool-off.config " ] && echo 0 || echo 1)" "got '$got'"
+# Per-kernel tokens: TESTS_7_3 replaces TESTS on 7.3 only.
+# shellcheck disable=SC2016 # expanded in the shell that sourced lib.sh
+got=$(KERNEL=7.3 lib 'load_scenario cool; echo "$TESTS"; select_kernel 6.12; load_scenario cool; echo "$TESTS"')
+case $got in
+kunit\ negative:kunit*hardirq_us=*$'\n'selftest\ kunit*) r=0 ;;
+*) r=1 ;;
+esac
+case $got in *$'\n'*hardirq_us*) r=1 ;; esac
+ok_if tests_per_kernel "$r" "got '$got'"
 ! grep -qE '^(# )?CONFIG_PREEMPT' "$REPO_ROOT/qemu-boot/configs/base.config"
 ok_if base_leaves_preemption_to_kernels "$?"
 

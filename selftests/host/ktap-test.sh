@@ -5,7 +5,7 @@
 # booted) and selftests/ktap2json.awk on the result (valid JSON, statuses,
 # durations, figures), the cases of the lines a console must show
 # (CONSOLE_EXPECT), and the guest runner's kunit and lockevents tokens on
-# a synthetic KUnit log and lock event counts.  Part of 'make host-test'.
+# a synthetic KUnit log (6.12's one suite, 7.3's two) and lock event counts.  Part of 'make host-test'.
 #
 # Usage: selftests/host/ktap-test.sh [--help]
 # Stdout: KTAP, then "N passed, N failed".
@@ -174,7 +174,7 @@ fi
 
 # The guest runner's kunit token, run here with insmod, rmmod and dmesg
 # stubbed: a KUnit suite with a failed, a passed and a skipped test must
-# give one case each and fail the run; a missing module fails kunit.load.
+# give one case each and fail the run; a missing module fails kunit.SUITE.load.
 mkdir -p "$tmp/bin" "$tmp/modules"
 : >"$tmp/modules/cool_spinlock_kunit.ko"
 cat >"$tmp/kunit.log" <<'LOG'
@@ -212,7 +212,7 @@ ok_if guest_kunit_failure "$?" "rc=$rc: $(tr '\n' ' ' <"$tmp/kunit.out")"
 rm "$tmp/modules/cool_spinlock_kunit.ko"
 PATH="$tmp/bin:$PATH" COOL_MODULES="$tmp/modules" sh "$guest" kunit >"$tmp/kunit.out" 2>&1
 rc=$?
-k '^not ok 1 kunit.load$' && [ "$rc" = 1 ]
+k '^not ok 1 kunit.spinlock_api.load$' && [ "$rc" = 1 ]
 ok_if guest_kunit_missing_module "$?" "rc=$rc: $(tr '\n' ' ' <"$tmp/kunit.out")"
 
 # A kernel without the series (COOL_SERIES=0 in /scenario.env: its series
@@ -226,6 +226,50 @@ k '^ok 1 selftest # SKIP kernel 7.3 built without the series' && k '^ok 2 kunit 
 	k '^ok 3 negative_control.lock # SKIP ' && k '^ok 4 bench.pathlen # SKIP ' &&
 	k '^ok 5 tracepoint # SKIP ' && k '^0 passed, 0 failed, 5 skipped$' && [ "$rc" = 0 ]
 ok_if guest_no_series_skips "$?" "rc=$rc: $(tr '\n' ' ' <"$tmp/noseries.out")"
+
+# 7.3's test modules (COOL_KUNIT, COOL_TESTMOD=0): both KUnit suites are
+# read from one log by their names; the optional second suite's module
+# missing is a SKIP; the tokens of test_cool_spinlock.ko SKIP with the reason.
+cat >"$tmp/kunit.log" <<'LOG'
+[    5.000000]     # Subtest: spinlock_api
+[    5.000001]     1..1
+[    5.100000]     ok 1 held_state
+[    5.100001] ok 1 spinlock_api
+[    6.000000]     # Subtest: spinlock_irqwait
+[    6.000001]     1..2
+[    6.100000]     ok 1 irqwait_free_lock
+[    6.200000]     # irqwait_services_interrupts: EXPECTATION FAILED at kernel/locking/irqwait_kunit.c:360
+[    6.200001]     not ok 2 irqwait_services_interrupts
+[    6.200002] not ok 2 spinlock_irqwait
+LOG
+rm -f "$tmp/modules/"*.ko
+: >"$tmp/modules/spinlock_kunit.ko"
+: >"$tmp/modules/irqwait_kunit.ko"
+kunit73() {
+	PATH="$tmp/bin:$PATH" COOL_MODULES="$tmp/modules" COOL_TESTMOD=0 KERNEL=7.3 \
+		COOL_KUNIT='spinlock_kunit:spinlock_api irqwait_kunit:spinlock_irqwait' \
+		sh "$guest" "$@" >"$tmp/k73.out" 2>&1
+}
+kunit73 kunit selftest negative:regs bench:pathlen
+rc=$?
+k() { grep -qE -- "$1" "$tmp/k73.out"; }
+k '^ok 1 kunit.held_state$' && k '^ok [0-9]+ kunit.irqwait_free_lock$' &&
+	k '^not ok [0-9]+ kunit.irqwait_services_interrupts$' && k '^not ok [0-9]+ kunit.spinlock_irqwait$' &&
+	k '^ok [0-9]+ selftest # SKIP the 7.3 series has no test_cool_spinlock.ko' &&
+	k '^ok [0-9]+ negative_control.regs # SKIP the 7.3 series has no' && k '^ok [0-9]+ bench.pathlen # SKIP ' &&
+	! k 'kunit.spinlock_api$' && [ "$rc" = 1 ]
+ok_if guest_kunit_two_suites "$?" "rc=$rc: $(tr '\n' ' ' <"$tmp/k73.out")"
+rm "$tmp/modules/irqwait_kunit.ko"
+kunit73 kunit
+rc=$?
+k '^ok 1 kunit.held_state$' && k '^ok 2 kunit.spinlock_irqwait # SKIP irqwait_kunit.ko not built' &&
+	k '^1 passed, 0 failed, 1 skipped$' && [ "$rc" = 0 ]
+ok_if guest_kunit_optional_suite_absent "$?" "rc=$rc: $(tr '\n' ' ' <"$tmp/k73.out")"
+rm "$tmp/modules/spinlock_kunit.ko"
+kunit73 kunit
+rc=$?
+k '^not ok 1 kunit.spinlock_api.load$' && [ "$rc" = 1 ]
+ok_if guest_kunit_main_suite_missing "$?" "rc=$rc: $(tr '\n' ' ' <"$tmp/k73.out")"
 
 # negative:kunit: the KUnit suite's control passes when the suite reports
 # registers_clobbering_routine failed, and fails when the suite passed.
