@@ -17,8 +17,8 @@
 # check: every 'CONFIG_X=val' requested (last fragment wins) must appear
 # exactly in .config, every '# CONFIG_X is not set' must not be set.
 # Kconfig.fragment, the options the series adds, and its companion are left out (and said so)
-# on the harness's tree of a kernel whose series is still empty (7.3 while
-# patches/ holds none): that tree cannot have them, and a scenario that
+# on the harness's tree of a kernel whose series is empty (as 7.3's was
+# before it landed): that tree cannot have them, and a scenario that
 # wants COOL on fails the check on cool-on.config's CONFIG_COOL_SPINLOCK=y.
 # Skipped when the stamp (hash of fragments + BASE + ARCH + tree HEAD) matches,
 # so rebuilds stay incremental.  Runs series.sh first.

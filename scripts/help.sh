@@ -20,7 +20,7 @@ cat <<'TXT'
   make matrix         the configurations make test has no time for (MATRIX_RUNS: static
                       preemption models, frame pointers, IBT off, Debian's config, lockdep, KCSAN, sweeps;
                       the Xen PV dom0 scenarios xen, xen-stock, xen-rawirq, xen-1vcpu;
-                      7.3's COOL-on scenarios, skipped while its series is empty)
+                      7.3's i386, KASAN, hang, fairness and preemption scenarios)
   make tree           unpack Debian's linux-source-<ver> as a git repo (no-op when present)
   make series         branch 'cool' = base tag + the kernel's series (no-op when unchanged)
   make config         configure SCENARIO and check every requested option stuck

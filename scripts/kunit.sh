@@ -13,7 +13,7 @@
 #   --timeout S   kunit.py --timeout, seconds for the boot and the suite (env
 #                 COOL_KUNIT_TIMEOUT, default 900: TCG, no KVM here; kunit.py's
 #                 own default is 300)
-# A kernel whose series is still empty (7.3 while patches/ holds none) has
+# A kernel whose series is empty (as 7.3's was before it landed) has
 # no suite: exit 4 with that reason, like a kselftest skip.
 # Output: kunit.py's own (KTAP parsed into its summary) on stdout; its raw
 # log in $COOL_CACHE/out/<ver>/kunit/test.log.

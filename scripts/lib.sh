@@ -53,9 +53,8 @@ COOL_KERNELS="7.3 6.12"
 # The kernel of patches/ (the series make send mails); the series of every
 # other kernel, its backport, is patches/<ver>/.
 COOL_MAIN_KERNEL=7.3
-# The kernel when none is asked for: 6.12 while patches/ (the 7.3 series)
-# is still empty; it becomes 7.3 when the 7.3 series lands.
-COOL_DEFAULT_KERNEL=6.12
+# The kernel when none is asked for: the series proper's.
+COOL_DEFAULT_KERNEL=7.3
 # The kernel asked for (make KERNEL=, environment), before any default.
 KERNEL_ASKED=${KERNEL:-}
 

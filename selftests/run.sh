@@ -11,8 +11,8 @@
 #                    names both kernels' this way); env SCENARIO; default cool.
 #                    A scenario whose KERNELS do not hold its kernel is a
 #                    usage error before anything is built; one that wants
-#                    COOL on, on a kernel whose series is still empty (7.3
-#                    while patches/ holds none), or a variant of the series
+#                    COOL on, on a kernel whose series is empty (as 7.3's
+#                    was before it landed), or a variant of the series
 #                    without patches for that kernel's series, is reported as
 #                    skipped, with that reason, and nothing is built for it
 #   --tests TOKENS   guest runner arguments for every scenario (env COOL_TESTS;
