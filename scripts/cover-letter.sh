@@ -102,7 +102,10 @@ numbers() {
 		echo "No 'make bench' results yet."
 		return
 	fi
-	if [ -n "$(stale)" ]; then
+	if [ -z "$(sections this)" ] && [ -z "$(sections older)" ]; then
+		echo "Nothing has been measured on this version of the series yet:"
+		echo "every section of 'make bench' ran on another tree (listed below)."
+	elif [ -n "$(stale)" ]; then
 		echo "Measured with this version of the series; sections measured on"
 		echo "an earlier version are left out (listed at the end)."
 	elif [ -z "$(sections older)" ]; then

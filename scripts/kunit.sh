@@ -1,7 +1,9 @@
 #!/bin/bash
 # kunit.sh - 'make kunit': the series' KUnit suite through the kernel tree's
 # own tools/testing/kunit/kunit.py, as a maintainer runs it:
-#   kunit.py run --arch=x86_64 --kunitconfig=lib/cool_spinlock.kunitconfig
+#   kunit.py run --arch=x86_64 --kunitconfig=<the series' kunitconfig>
+# (7.3: kernel/locking/.kunitconfig, the spinlock_api suite; 6.12:
+# lib/cool_spinlock.kunitconfig; scripts/lib.sh select_kernel KKUNITCONFIG)
 # on branch cool of the selected kernel's tree (the series applied by
 # scripts/series.sh), built in $COOL_CACHE/out/<ver>/kunit (kunit.py's
 # --build_dir; its own minimal config, booted in qemu-system-x86_64).
@@ -43,7 +45,7 @@ done
 case $jobs in '' | *[!0-9]*) usage_error "--jobs wants a number, got '$jobs'" ;; esac
 case $timeout_s in '' | *[!0-9]*) usage_error "--timeout wants a number of seconds, got '$timeout_s'" ;; esac
 refuse_user_tree "make kunit"
-kunitconfig=lib/cool_spinlock.kunitconfig
+kunitconfig=$KKUNITCONFIG
 build_dir=$OUT_ROOT/kunit
 cmd=(tools/testing/kunit/kunit.py run --arch=x86_64 --kunitconfig="$kunitconfig"
 	--build_dir="$build_dir" --jobs="$jobs" --timeout="$timeout_s" --make_options=CC="ccache gcc")

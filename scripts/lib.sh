@@ -139,7 +139,9 @@ select_kernel() {
 		KLLVM=1
 		# the series' test modules (the guest runner's COOL_TESTMOD and
 		# COOL_KUNIT): test_cool_spinlock.ko and one KUnit suite
-		KTESTMOD=1 KKUNIT='cool_spinlock_kunit:spinlock_api' ;;
+		KTESTMOD=1 KKUNIT='cool_spinlock_kunit:spinlock_api'
+		# make kunit: the series' kunitconfig (scripts/kunit.sh)
+		KKUNITCONFIG=lib/cool_spinlock.kunitconfig ;;
 	7.3)
 		# Debian 13's backports (arch all): fetched into the cache
 		KFETCH_SUITE=trixie-backports KPKG_VERSION='7.3.4-1~bpo13+1'
@@ -148,7 +150,8 @@ select_kernel() {
 		# 7.3 wants clang >= 17 (Documentation/process/changes.rst)
 		KLLVM=-19
 		# no test_cool_spinlock.ko: KUnit suites and locktorture only
-		KTESTMOD=0 KKUNIT='spinlock_kunit:spinlock_api irqwait_kunit:spinlock_irqwait' ;;
+		KTESTMOD=0 KKUNIT='spinlock_kunit:spinlock_api irqwait_kunit:spinlock_irqwait'
+		KKUNITCONFIG=kernel/locking/.kunitconfig ;;
 	esac
 	HARNESS_TREE=$COOL_CACHE/src/$KPKG
 	TREE=${COOL_TREE:-$HARNESS_TREE}
