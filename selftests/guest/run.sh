@@ -810,6 +810,16 @@ do_workload() {
 	fi
 }
 
+# skip_token REASON: the token being run ($kind, $rest, $token) as one
+# SKIP, named as its cases would be, then its "# done:" line.
+skip_token() {
+	name=$kind
+	[ -z "$rest" ] || name="$kind.$(echo "$rest" | cut -d: -f1 | tr , _)"
+	[ "$kind" != negative ] || name="negative_control.$rest"
+	result SKIP "$name" "$1"
+	echo "# done: $token"
+}
+
 [ $# -gt 0 ] || { echo "usage: run.sh TOKEN..." >&2; exit 2; }
 
 echo "KTAP version 1"
@@ -834,11 +844,7 @@ for token in "$@"; do
 	if [ "${COOL_SERIES:-1}" = 0 ]; then
 		case "$kind" in
 		selftest|negative|kunit|tracepoint|bench)
-			name=$kind
-			[ -z "$rest" ] || name="$kind.$(echo "$rest" | cut -d: -f1 | tr , _)"
-			[ "$kind" != negative ] || name="negative_control.$rest"
-			result SKIP "$name" "kernel ${KERNEL:-?} built without the series (the ${KERNEL:-?} series is empty): test_cool_spinlock.ko and cool_spinlock_kunit.ko do not exist"
-			echo "# done: $token"
+			skip_token "kernel ${KERNEL:-?} built without the series (the ${KERNEL:-?} series is empty): test_cool_spinlock.ko and cool_spinlock_kunit.ko do not exist"
 			continue ;;
 		esac
 	fi
@@ -849,11 +855,7 @@ for token in "$@"; do
 		case "$kind:$rest" in
 		negative:kunit) ;;
 		selftest:*|negative:*|tracepoint:*|bench:*)
-			name=$kind
-			[ -z "$rest" ] || name="$kind.$(echo "$rest" | cut -d: -f1 | tr , _)"
-			[ "$kind" != negative ] || name="negative_control.$rest"
-			result SKIP "$name" "the ${KERNEL:-?} series has no test_cool_spinlock.ko (the 6.12 series' test module; not ported to ${KERNEL:-?})"
-			echo "# done: $token"
+			skip_token "the ${KERNEL:-?} series has no test_cool_spinlock.ko (the 6.12 series' test module; not ported to ${KERNEL:-?})"
 			continue ;;
 		esac
 	fi
