@@ -208,7 +208,7 @@ fi
 if [ "$dry_run" = 1 ]; then
 	echo "bench plan, kernel $KVER -> $out/bench.txt, then scripts/report.sh:"
 	[ "$build" = 1 ] && echo "  build scenarios: $builds"
-	want callers && echo "  callers: selftests/guest/lockload.c ($workload_iters iterations) with -icount shift=0, 1 vCPU, nokaslr, $repeats boots each of stock, cool, cool cool_irqwait=0"
+	want callers && echo "  callers: selftests/guest/lockload.c ($workload_iters iterations) with -icount shift=0, 1 vCPU, nokaslr, $repeats boots each of stock, cool, cool $KIRQWAIT_PARAM=0"
 	want text && echo "  text: size -A and bloat-o-meter -t of stock vs cool vmlinux, pairs: $text_pairs"
 	want text && [ -n "$text_only" ] && echo "  text: other pairs kept from docs/data/bench.txt if measured on this series tree"
 	want pathlen && echo "  pathlen: boot each with -icount shift=0, 1 vCPU, bench:pathlen"
@@ -321,7 +321,8 @@ bg() {
 # VCPUS, -icount shift=0 when ICOUNT is 1 (two boots at a time: instruction
 # time does not depend on the host), else wall-clock time (one at a time).
 # Kernels: stock, cool and 'coolnoirqwait', the cool kernel booted with
-# cool_irqwait=0, which separates the cost of the call convention from that
+# the wait's budget at 0 (KIRQWAIT_PARAM: 6.12 cool_irqwait=0, 7.3
+# spinlock.irqwait_us=0), which separates the cost of the call convention from that
 # of interrupt-enabled waiting. They take turns within each round, so that
 # a drift of the host's speed over the run shows in every kernel's spread.
 torture_section() {
@@ -331,7 +332,7 @@ torture_section() {
 		for n in $list; do
 			for v in stock cool coolnoirqwait; do
 				s=$v args=''
-				[ "$v" = coolnoirqwait ] && s=cool args=cool_irqwait=0
+				[ "$v" = coolnoirqwait ] && s=cool args=$KIRQWAIT_PARAM=0
 				COOL_ICOUNT=$ic COOL_SMP=$n COOL_BOOT_ARGS=$args ${run:+"$run"} boot_tests "$s" "$sec-$v-$n-$r" \
 					"locktorture:spin_lock:$secs:long_hold=0 locktorture:spin_lock_irq:$secs:long_hold=0"
 			done
@@ -395,13 +396,14 @@ if want callers; then
 	for r in $(seq 1 "$repeats"); do
 		for v in stock cool coolnoirqwait; do
 			k=$v args=nokaslr
-			[ "$v" != coolnoirqwait ] || k=cool args='nokaslr cool_irqwait=0'
+			[ "$v" != coolnoirqwait ] || k=cool args="nokaslr $KIRQWAIT_PARAM=0"
 			COOL_ICOUNT=1 COOL_SMP=1 COOL_BOOT_ARGS=$args bg boot_tests "$k" "callers-$v-$r" "workload:$workload_iters"
 		done
 	done
 	bg_wait
 	workload_emit callers "stock cool coolnoirqwait"
 	emit "callers.repeats=$repeats"
+	emit "callers.irqwait_param=$KIRQWAIT_PARAM"
 	emit "callers.guest_cpu=$(sed -n 's/^cpu=//p' "$out/callers-cool-1/result")"
 fi
 
@@ -487,7 +489,7 @@ if want irqwait; then
 	# CPU, the irqsave waiter against one that queues with interrupts off.
 	# bench:irqlat: the IPI latency of a waiting CPU at holds of 10 us to 10 ms.
 	for b in $irqwait_list; do
-		COOL_ICOUNT=1 COOL_BOOT_ARGS=cool_irqwait=$b bg boot_tests cool "irqwait-$b" "selftest:irq_starve,irq_starve_rw bench:irqlat"
+		COOL_ICOUNT=1 COOL_BOOT_ARGS=$KIRQWAIT_PARAM=$b bg boot_tests cool "irqwait-$b" "selftest:irq_starve,irq_starve_rw bench:irqlat"
 	done
 	bg_wait
 	for b in $irqwait_list; do

@@ -141,7 +141,9 @@ select_kernel() {
 		# COOL_KUNIT): test_cool_spinlock.ko and one KUnit suite
 		KTESTMOD=1 KKUNIT='cool_spinlock_kunit:spinlock_api'
 		# make kunit: the series' kunitconfig (scripts/kunit.sh)
-		KKUNITCONFIG=lib/cool_spinlock.kunitconfig ;;
+		KKUNITCONFIG=lib/cool_spinlock.kunitconfig
+		# the interrupt-enabled wait's budget on the command line (us)
+		KIRQWAIT_PARAM=cool_irqwait ;;
 	7.3)
 		# Debian 13's backports (arch all): fetched into the cache
 		KFETCH_SUITE=trixie-backports KPKG_VERSION='7.3.4-1~bpo13+1'
@@ -151,7 +153,8 @@ select_kernel() {
 		KLLVM=-19
 		# no test_cool_spinlock.ko: KUnit suites and locktorture only
 		KTESTMOD=0 KKUNIT='spinlock_kunit:spinlock_api irqwait_kunit:spinlock_irqwait'
-		KKUNITCONFIG=kernel/locking/.kunitconfig ;;
+		KKUNITCONFIG=kernel/locking/.kunitconfig
+		KIRQWAIT_PARAM=spinlock.irqwait_us ;;
 	esac
 	HARNESS_TREE=$COOL_CACHE/src/$KPKG
 	TREE=${COOL_TREE:-$HARNESS_TREE}

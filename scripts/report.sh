@@ -126,7 +126,11 @@ spread() {
 # min/max of the three kernels (for the plot's error bars)
 callers_table() {
 	local w st co cn
-	echo "| workload | iterations | stock: instructions/iteration, median (min-max) | cool | cool vs stock | cool, cool_irqwait=0 | vs stock | spread stock / cool |"
+	# the budget's parameter of the kernel measured (6.12 cool_irqwait,
+	# 7.3 spinlock.irqwait_us; older runs did not record it: 6.12's)
+	local p
+	p=$(get callers.irqwait_param 2>/dev/null || true)
+	echo "| workload | iterations | stock: instructions/iteration, median (min-max) | cool | cool vs stock | cool, ${p:-cool_irqwait}=0 | vs stock | spread stock / cool |"
 	echo "|---|---|---|---|---|---|---|---|"
 	sed -n 's/^callers\.iters\.\([a-z]*\)=.*/\1/p' "$d" > "$tmp/workloads"
 	while read -r w; do
