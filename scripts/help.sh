@@ -15,7 +15,7 @@ cat <<'TXT'
   make setup          check every package (and fetch 7.3's, unpack each tree, the i386 busybox); as root install
                       what is missing, else print the apt-get line and exit 7
   make test           what CI checks: lint, host-test, then the Makefile's TEST_RUNS, both kernels
-                      (7.3: stock; 6.12: stock cool fairness i386 preempt-none kasan hang);
+                      (7.3: stock cool; 6.12: cool fairness i386 preempt-none kasan hang);
                       KERNEL=VER: that kernel's only
   make matrix         the configurations make test has no time for (MATRIX_RUNS: static
                       preemption models, frame pointers, IBT off, Debian's config, lockdep, KCSAN, sweeps;
