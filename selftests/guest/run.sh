@@ -388,6 +388,10 @@ do_negative_kunit() {
 		result FAIL "$name"
 	elif grep -q '^[-0-9.]* ok [0-9]* registers_clobbering_routine # SKIP' "$tmp/kunit"; then
 		result SKIP "$name" "no register convention in this kernel"
+	elif ! grep -q ' registers_clobbering_routine' "$tmp/kunit" &&
+		grep -q '^- suite ok ' "$tmp/kunit"; then
+		# 7.3's suite builds its register cases only with the routines
+		result SKIP "$name" "no register convention in this kernel (the suite has no register cases)"
 	elif grep -q '^[-0-9.]* not ok [0-9]* registers_clobbering_routine' "$tmp/kunit" &&
 		grep -q '^- suite not ok ' "$tmp/kunit"; then
 		diag "$name: KUnit reported the clobbering routine's failure, as it must"
