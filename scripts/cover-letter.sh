@@ -371,8 +371,8 @@ numbers() {
 	fi
 	if [ -n "$(stale)" ]; then
 		echo
-		echo "Not re-measured on this version of the series (sections of"
-		echo "'make bench'): $(stale)."
+		echo "Not re-measured on this version of the series (sections of 'make bench'): $(stale | sed 's/ /, /g')." |
+			fold -s -w 72 | sed 's/ *$//'
 	fi
 }
 
