@@ -2,7 +2,8 @@
 # kunit.sh - 'make kunit': the series' KUnit suite through the kernel tree's
 # own tools/testing/kunit/kunit.py, as a maintainer runs it:
 #   kunit.py run --arch=x86_64 --kunitconfig=<the series' kunitconfig>
-# (7.3: kernel/locking/.kunitconfig, the spinlock_api suite; 6.12:
+# (7.3: arch/x86/lib/cool_spinlock.kunitconfig, both suites with the
+# routines in use; 6.12:
 # lib/cool_spinlock.kunitconfig; scripts/lib.sh select_kernel KKUNITCONFIG)
 # on branch cool of the selected kernel's tree (the series applied by
 # scripts/series.sh), built in $COOL_CACHE/out/<ver>/kunit (kunit.py's

@@ -153,7 +153,7 @@ select_kernel() {
 		KLLVM=-19
 		# no test_cool_spinlock.ko: KUnit suites and locktorture only
 		KTESTMOD=0 KKUNIT='spinlock_kunit:spinlock_api irqwait_kunit:spinlock_irqwait'
-		KKUNITCONFIG=kernel/locking/.kunitconfig
+		KKUNITCONFIG=arch/x86/lib/cool_spinlock.kunitconfig
 		KIRQWAIT_PARAM=spinlock.irqwait_us ;;
 	esac
 	HARNESS_TREE=$COOL_CACHE/src/$KPKG
