@@ -82,4 +82,4 @@ kunit: setup
 clean:
 	scripts/clean.sh
 help:
-	@scripts/help.sh
+	@COOL_TEST_RUNS="$(TEST_RUNS)" scripts/help.sh

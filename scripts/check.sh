@@ -89,12 +89,14 @@ export PATH=/usr/bin:$PATH
 # in the tree with the series applied (branch cool), names a maintainer
 # entry for every file the series adds; each such file is a diagnostic.
 maintained_additions() {
-	local f ok=0
+	local f entry ok=0
 	while IFS= read -r f; do
-		if [ -f "$TREE/$f" ] &&
-			(cd "$TREE" && scripts/get_maintainer.pl --no-git --no-git-fallback -f "$f" 2>/dev/null) |
-			grep -q '(maintainer:'; then
-			echo "# $f: added, and covered by MAINTAINERS ($(cd "$TREE" && scripts/get_maintainer.pl --no-git --no-git-fallback -f "$f" 2>/dev/null | sed -n 's/.*(maintainer:\([^)]*\)).*/\1/p' | head -n 1))"
+		entry=''
+		[ ! -f "$TREE/$f" ] ||
+			entry=$(cd "$TREE" && scripts/get_maintainer.pl --no-git --no-git-fallback -f "$f" 2>/dev/null |
+				sed -n 's/.*(maintainer:\([^)]*\)).*/\1/p' | head -n 1)
+		if [ -n "$entry" ]; then
+			echo "# $f: added, and covered by MAINTAINERS ($entry)"
 		else
 			ok=1
 		fi

@@ -10,12 +10,13 @@ set -eu
 printf 'cool-spinlock harness.  Kernels: %s (KERNEL=, default %s); the series of %s is patches/,\n' \
 	"$COOL_KERNELS" "$COOL_DEFAULT_KERNEL" "$COOL_MAIN_KERNEL"
 printf '%s\n' "the others' patches/<ver>/ (backports).  Targets:"
-cat <<'TXT'
+# make test's runs as the Makefile has them (make help passes TEST_RUNS)
+sed "s/@TEST_RUNS@/${COOL_TEST_RUNS:-see the Makefile}/" <<'TXT'
   make [all]          build + boot + test the SCENARIO (default cool) on KERNEL, print the verdict
   make setup          check every package (and fetch 7.3's, unpack each tree, the i386 busybox); as root install
                       what is missing, else print the apt-get line and exit 7
   make test           what CI checks: lint, host-test, then the Makefile's TEST_RUNS, both kernels
-                      (7.3: stock cool; 6.12: cool fairness i386 preempt-none kasan hang);
+                      (@TEST_RUNS@);
                       KERNEL=VER: that kernel's only
   make matrix         the configurations make test has no time for (MATRIX_RUNS: static
                       preemption models, frame pointers, IBT off, Debian's config, lockdep, KCSAN, sweeps;
