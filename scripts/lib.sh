@@ -215,6 +215,7 @@ list_scenarios() {
 # hold that kernel is a usage error (exit 5), with the scenario's KERNELS_WHY.
 # Sets: SCENARIO ARCH BASE FRAGMENTS SMP MEM TIMEOUT BOOT_ARGS TESTS EXPECT
 #       EXPECT_RC EXPECT_HANG_TOKEN EXPECT_FAIL CONSOLE_EXPECT BUILD KCSAN_SCOPE
+#       (TESTS and EXPECT_FAIL from TESTS_<ver> and EXPECT_FAIL_<ver> when set)
 #       KNOWN_WARNINGS HYPERVISOR BOOT_SECONDS ICOUNT STARVE_SHARE VARIANT HOST
 #       HOST_ARGS HOST_CPUS KERNELS KERNELS_WHY OUT QEMU_BIN
 #       KARCH (kernel ARCH= value); with VARIANT, TREE is that variant's
@@ -238,13 +239,16 @@ load_scenario() {
 	ARCH=x86_64 BASE=tinyconfig FRAGMENTS='' SMP=4 MEM=1G TIMEOUT='' BOOT_ARGS='' TESTS='' EXPECT=''
 	EXPECT_RC=0 EXPECT_HANG_TOKEN='' EXPECT_FAIL='' CONSOLE_EXPECT='' BUILD='' KCSAN_SCOPE='' KNOWN_WARNINGS='' HYPERVISOR=0 BOOT_SECONDS=30
 	ICOUNT=0 STARVE_SHARE='' LLVM=0 VARIANT='' HOST='' HOST_ARGS='' HOST_CPUS=2 KERNELS=$COOL_KERNELS KERNELS_WHY=''
-	TESTS_6_12='' TESTS_7_3=''
+	TESTS_6_12='' TESTS_7_3='' EXPECT_FAIL_6_12='' EXPECT_FAIL_7_3=''
 	# shellcheck disable=SC1090
 	. "$f"
 	SCENARIO=$name
-	# TESTS_<kernel, dots as _>: the scenario's tokens on that kernel
+	# TESTS_<kernel, dots as _>, EXPECT_FAIL_<kernel>: the scenario's
+	# tokens and expected failures on that kernel
 	k=TESTS_${KVER//./_}
 	[ -z "${!k:-}" ] || TESTS=${!k}
+	k=EXPECT_FAIL_${KVER//./_}
+	[ -z "${!k:-}" ] || EXPECT_FAIL=${!k}
 	for k in $KERNELS; do
 		case " $COOL_KERNELS " in *" $k "*) ;; *) die_rc "$E_USAGE" "scenario $name: KERNELS='$KERNELS' names an unknown kernel '$k'" "kernels: $COOL_KERNELS" ;; esac
 	done
