@@ -25,7 +25,8 @@ MATRIX_RUNS = 7.3:i386-stock 7.3:i386 7.3:kasan 7.3:hang 7.3:fairness 7.3:preemp
 	6.12:stock 6.12:cool-tas 6.12:fairness-tas 6.12:none-hardened 6.12:fairness-i386 6.12:clang-cool 6.12:xenpv \
 	6.12:preempt-voluntary 6.12:preempt-full 6.12:dyn-none 6.12:dyn-full 6.12:hardening 6.12:framepointer \
 	6.12:noibt 6.12:debian 6.12:lockdep 6.12:kcsan 6.12:sweep-guess 6.12:sweep-fp 6.12:cool8 6.12:stock8 \
-	6.12:nopvspin 6.12:xen 6.12:xen-stock 6.12:xen-rawirq 6.12:xen-1vcpu 7.3:xen-stock
+	6.12:nopvspin 6.12:xen 6.12:xen-stock 6.12:xen-rawirq 6.12:xen-1vcpu \
+	7.3:xen 7.3:xen-stock 7.3:xen-rawirq 7.3:xen-1vcpu 7.3:tracing 7.3:irqwait-wrong
 # runs LIST: the runs of LIST on KERNEL, or all of them
 runs = $(if $(KERNEL),$(filter $(KERNEL):%,$(1)),$(1))
 # make setup checks what the runs about to start need (Xen for the xen scenarios)
