@@ -1,7 +1,10 @@
 #!/bin/bash
 # kunit.sh - 'make kunit': the series' KUnit suite through the kernel tree's
 # own tools/testing/kunit/kunit.py, as a maintainer runs it:
-#   kunit.py run --arch=x86_64 --kunitconfig=<the series' kunitconfig>
+#   kunit.py run --arch=x86_64 --kunitconfig=<the series' kunitconfig> \
+#     --qemu_args='-smp 2'
+# (two CPUs: spinlock_irqwait's waits for a lock held on another CPU are
+# skipped with one)
 # (7.3: arch/x86/lib/cool_spinlock.kunitconfig, both suites with the
 # routines in use; 6.12:
 # lib/cool_spinlock.kunitconfig; scripts/lib.sh select_kernel KKUNITCONFIG)
@@ -49,7 +52,7 @@ refuse_user_tree "make kunit"
 kunitconfig=$KKUNITCONFIG
 build_dir=$OUT_ROOT/kunit
 cmd=(tools/testing/kunit/kunit.py run --arch=x86_64 --kunitconfig="$kunitconfig"
-	--build_dir="$build_dir" --jobs="$jobs" --timeout="$timeout_s" --make_options=CC="ccache gcc")
+	--qemu_args='-smp 2' --build_dir="$build_dir" --jobs="$jobs" --timeout="$timeout_s" --make_options=CC="ccache gcc")
 
 if ! kernel_has_series; then
 	echo "kunit: SKIP the $KVER series (${PATCH_DIR#"$REPO_ROOT"/}/) is empty: no $kunitconfig in its tree" >&2
