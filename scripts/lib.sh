@@ -242,9 +242,14 @@ load_scenario() {
 	# shellcheck disable=SC1090
 	. "$f"
 	SCENARIO=$name
-	# TESTS_<kernel, dots as _>: the scenario's tokens on that kernel
+	# TESTS_<kernel, dots as _>: the scenario's tokens on that kernel. A
+	# scenario file that sets TESTS and no TESTS_<kernel> of its own runs
+	# its TESTS on every kernel: the TESTS_<kernel> of a scenario it
+	# sources (cool.conf's) replaced that scenario's TESTS, not its own.
 	k=TESTS_${KVER//./_}
-	[ -z "${!k:-}" ] || TESTS=${!k}
+	if [ -n "${!k:-}" ] && { ! grep -q '^TESTS=' "$f" || grep -q "^$k=" "$f"; }; then
+		TESTS=${!k}
+	fi
 	for k in $KERNELS; do
 		case " $COOL_KERNELS " in *" $k "*) ;; *) die_rc "$E_USAGE" "scenario $name: KERNELS='$KERNELS' names an unknown kernel '$k'" "kernels: $COOL_KERNELS" ;; esac
 	done

@@ -81,6 +81,10 @@ kunit\ negative:kunit*hardirq_us=*$'\n'selftest\ kunit*) r=0 ;;
 esac
 case $got in *$'\n'*hardirq_us*) r=1 ;; esac
 ok_if tests_per_kernel "$r" "got '$got'"
+# ... and not the TESTS of a scenario that sources cool.conf and sets its own
+# shellcheck disable=SC2016 # expanded in the shell that sourced lib.sh
+got=$(KERNEL=7.3 lib 'load_scenario fairness; echo "$TESTS"')
+ok_if tests_per_kernel_not_inherited "$([ "$got" = selftest:irq_starve,irq_starve_rw,irq_visible ] && echo 0 || echo 1)" "got '$got'"
 ! grep -qE '^(# )?CONFIG_PREEMPT' "$REPO_ROOT/qemu-boot/configs/base.config"
 ok_if base_leaves_preemption_to_kernels "$?"
 
