@@ -966,7 +966,7 @@ static int irqwait_once(struct irqwait_run *r, enum irqwait_api api,
 	/*
 	 * Let the waiter reach the lock, then interrupt it mid-wait: the
 	 * irq_wait case (until_serviced) within the time it may wait with
-	 * interrupts on (cool_irqwait, in us), to see that it does; the
+	 * interrupts on (the irqwait budget, in us), to see that it does; the
 	 * latency benchmark a quarter of the hold in, wherever the budget
 	 * ends, to measure what an interrupt meets.
 	 */
@@ -988,8 +988,8 @@ out:
 }
 
 /*
- * With interrupts on at the call, COOL_SPINLOCK_IRQWAIT services the IPI
- * and the timer while waiting; stock (and cool_irqwait=0) services none
+ * With interrupts on at the call, interrupt-enabled waiting services the IPI
+ * and the timer while waiting; stock (and a budget of 0) services none
  * before the lock is taken. With interrupts off, nobody may service one.
  */
 /* One irq_wait measurement: print it, and say whether it is as expected. */
@@ -1014,7 +1014,7 @@ static bool irq_wait_verdict(struct irqwait_run *r, enum irqwait_api api,
 	if (off)
 		return !r->ipis_before && !r->timers_before;
 	/*
-	 * Waiting with interrupts off (stock, cool_irqwait=0) may still see
+	 * Waiting with interrupts off (stock, a budget of 0) may still see
 	 * the IPI, serviced before the cli, when the host deschedules the
 	 * vCPU between the counts and the lock call for the 5 ms until the
 	 * IPI: then no tick follows in the 200 ms the holder keeps the
