@@ -1944,6 +1944,7 @@ static bool case_stack_trace(void)
 		CHECK(!trace_once(true, &found) && found);
 	return ok;
 }
+
 #define STACK_TRACE_SKIP	NULL
 #else
 /* stack_trace_save() exists only with it (an in-tree module selects it) */
