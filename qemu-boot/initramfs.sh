@@ -22,11 +22,16 @@
 #                    (1: the kernel carries the series, 0: a kernel whose
 #                    series is still empty, whose guest tokens that need the
 #                    series' modules SKIP), COOL_TESTMOD and COOL_KUNIT (the
-#                    test modules of the kernel's series: scripts/lib.sh
-#                    select_kernel), the COOL_SELFTEST_* knobs of the
+#                    kernel's test modules: scripts/lib.sh select_kernel;
+#                    7.3's test_cool_spinlock.ko is the project's, built
+#                    out of tree by scripts/build.sh), COOL_IRQWAIT_PARAM
+#                    and COOL_IRQWAIT_WAITS (the interrupt-enabled wait's
+#                    budget parameter and functions: KIRQWAIT_PARAM,
+#                    KIRQWAIT_WAITS), the COOL_SELFTEST_* knobs of the
 #                    guest runner when set,
 #                    COOL_KNOWN_WARNINGS when the scenario has KNOWN_WARNINGS
-#   /modules/*.ko    every module built in $COOL_CACHE/out/VER/NAME, flat
+#   /modules/*.ko    every module built in $COOL_CACHE/out/VER/NAME, flat (the
+#                    out-of-tree test module's OUT/kmod/ included)
 #   /selftests/      copy of the repo's selftests/guest/
 #   /bin/busybox     busybox-static (32-bit one for ARCH=i386, cached in
 #                    $COOL_CACHE/i386/), applets installed by /init
@@ -105,6 +110,10 @@ cp "$bb" "$root/bin/busybox"
 	# which test modules the kernel's series has (scripts/lib.sh select_kernel)
 	printf 'export COOL_TESTMOD=%s\n' "$KTESTMOD"
 	printf 'export COOL_KUNIT=%s\n' "$(shquote "$KKUNIT")"
+	# the interrupt-enabled wait's budget parameter (7.3 spinlock.irqwait_us,
+	# 6.12 cool_irqwait) and the functions its tracepoints fire in
+	printf 'export COOL_IRQWAIT_PARAM=%s\n' "$(shquote "$KIRQWAIT_PARAM")"
+	printf 'export COOL_IRQWAIT_WAITS=%s\n' "$(shquote "$KIRQWAIT_WAITS")"
 	# the guest runner's own knobs, when set on the host
 	for v in COOL_SELFTEST_ITERATIONS COOL_SELFTEST_IRQWAIT COOL_SELFTEST_IRQWAIT_WAIT; do
 		[ -z "${!v:-}" ] || printf 'export %s=%s\n' "$v" "$(shquote "${!v}")"

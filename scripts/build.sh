@@ -9,6 +9,11 @@
 #
 # Output in $COOL_CACHE/out/VER/NAME: arch/x86/boot/bzImage, *.ko, build.log (full
 # make output), warnings.txt (grep -E 'warning:|objtool:' build.log).
+# A kernel whose test module the project builds out of tree (scripts/lib.sh
+# select_kernel KTESTMOD_SRC: 7.3's selftests/kmod) gets it after the kernel,
+# when the config has modules: the source is copied to OUT/kmod/ and built
+# there with make -C OUT M=OUT/kmod W=1 modules (its output in build.log
+# too; qemu-boot/initramfs.sh takes every *.ko of OUT).
 # On a tty the make output is condensed into one updating line; elsewhere a
 # line every 500 objects.  Plain incremental make: only what changed rebuilds.
 # CC="ccache gcc" when ccache is installed ("ccache clang" and make LLVM=1
@@ -47,6 +52,8 @@ targets=(bzImage)
 if [ "$dry_run" = 1 ]; then
 	"$REPO_ROOT/scripts/config.sh" --kernel "$KVER" --scenario "$SCENARIO" --dry-run
 	echo "build: make -C $TREE O=$OUT ARCH=$KARCH ${KMAKE_LLVM[*]+${KMAKE_LLVM[*]} }-j$jobs CC=\"$cc\" bzImage modules  > $OUT/build.log"
+	[ -z "$KTESTMOD_SRC" ] ||
+		echo "build: out-of-tree test module (with CONFIG_MODULES): ${KTESTMOD_SRC#"$REPO_ROOT"/} -> $OUT/kmod/, make -C $OUT M=$OUT/kmod ARCH=$KARCH ${KMAKE_LLVM[*]+${KMAKE_LLVM[*]} }CC=\"$cc\" W=1 modules  >> $OUT/build.log"
 	exit 0
 fi
 
@@ -70,12 +77,26 @@ make -C "$TREE" O="$OUT" ARCH="$KARCH" ${KMAKE_LLVM[@]+"${KMAKE_LLVM[@]}"} -j"$j
 	END { if (tty) printf "\r\033[K" > "/dev/stderr" }'
 rc=${PIPESTATUS[0]}
 set -e
+what=kernel
+# the test module the project builds out of tree, against the kernel just
+# built (its build dir exists only now); a copy, so that the repo's
+# selftests/kmod/ holds no objects and each build dir its own
+if [ "$rc" = 0 ] && [ -n "$KTESTMOD_SRC" ] && [ "${targets[*]}" = 'bzImage modules' ]; then
+	what='out-of-tree test module'
+	info "building $KVER $SCENARIO: ${KTESTMOD_SRC#"$REPO_ROOT"/} out of tree (M=$OUT/kmod)"
+	mkdir -p "$OUT/kmod"
+	cp -p "$KTESTMOD_SRC"/Kbuild "$KTESTMOD_SRC"/*.c "$OUT/kmod/"
+	set +e
+	make -C "$OUT" M="$OUT/kmod" ARCH="$KARCH" ${KMAKE_LLVM[@]+"${KMAKE_LLVM[@]}"} CC="$cc" W=1 modules >>"$log" 2>&1
+	rc=$?
+	set -e
+fi
 grep -E 'warning:|objtool:' "$log" >"$OUT/warnings.txt" || true
 nwarn=$(wc -l <"$OUT/warnings.txt")
 if [ "$rc" != 0 ]; then
 	echo "---- last 30 lines of $log ----" >&2
 	tail -n 30 "$log" >&2
-	die "kernel build of $KVER $SCENARIO failed (make rc=$rc)" "full log: $log"
+	die "$what build of $KVER $SCENARIO failed (make rc=$rc)" "full log: $log"
 fi
 wmsg="no warnings"
 [ "$nwarn" = 0 ] || wmsg="$nwarn warning line(s) in $OUT/warnings.txt"

@@ -121,7 +121,14 @@ hash_stdin() { sha256sum | cut -d' ' -f1; }
 # both packages from; empty: make setup installs them on the host),
 # KLLVM (make LLVM= value of scenarios with LLVM=1: 1 is the host's clang,
 # -19 clang-19, for a kernel that wants a newer clang than Debian 12's
-# default 14), HARNESS_TREE, TREE, USER_TREE,
+# default 14), KTESTMOD (1: the kernel has test_cool_spinlock.ko, the
+# guest runner's COOL_TESTMOD), KTESTMOD_SRC (where that module's source
+# is when the project builds it out of tree, scripts/build.sh; empty: the
+# kernel's series carries it in lib/), KIRQWAIT_PARAM (the interrupt-
+# enabled wait's budget on the command line, us) and KIRQWAIT_WAITS (the
+# functions whose stacks lock:contention_begin of that wait has, spinlock
+# then write lock: the guest runner's tracepoint token), HARNESS_TREE,
+# TREE, USER_TREE,
 # PATCH_DIR, OUT_ROOT (the build dirs' parent), and exports KERNEL=VER.
 # A kernel not in COOL_KERNELS is a usage error.
 select_kernel() {
@@ -138,12 +145,14 @@ select_kernel() {
 		KTARBALL=/usr/src/$KPKG.tar.xz KCONFIG_DIR=/usr/src/$KCFGPKG
 		KLLVM=1
 		# the series' test modules (the guest runner's COOL_TESTMOD and
-		# COOL_KUNIT): test_cool_spinlock.ko and one KUnit suite
-		KTESTMOD=1 KKUNIT='cool_spinlock_kunit:spinlock_api'
+		# COOL_KUNIT): test_cool_spinlock.ko, in the series (lib/), and
+		# one KUnit suite
+		KTESTMOD=1 KTESTMOD_SRC='' KKUNIT='cool_spinlock_kunit:spinlock_api'
 		# make kunit: the series' kunitconfig (scripts/kunit.sh)
 		KKUNITCONFIG=lib/cool_spinlock.kunitconfig
 		# the interrupt-enabled wait's budget on the command line (us)
-		KIRQWAIT_PARAM=cool_irqwait ;;
+		KIRQWAIT_PARAM=cool_irqwait
+		KIRQWAIT_WAITS='__cool_spin_lock_irqwait __cool_write_lock_irqwait' ;;
 	7.3)
 		# Debian 13's backports (arch all): fetched into the cache
 		KFETCH_SUITE=trixie-backports KPKG_VERSION='7.3.4-1~bpo13+1'
@@ -151,10 +160,13 @@ select_kernel() {
 		KCONFIG_DIR=$COOL_CACHE/pkg/$KCFGPKG/usr/src/$KCFGPKG
 		# 7.3 wants clang >= 17 (Documentation/process/changes.rst)
 		KLLVM=-19
-		# no test_cool_spinlock.ko: KUnit suites and locktorture only
-		KTESTMOD=0 KKUNIT='spinlock_kunit:spinlock_api irqwait_kunit:spinlock_irqwait'
+		# the series has KUnit suites and locktorture cases only; the
+		# project builds test_cool_spinlock.ko out of tree (selftests/kmod)
+		KTESTMOD=1 KTESTMOD_SRC=$REPO_ROOT/selftests/kmod
+		KKUNIT='spinlock_kunit:spinlock_api irqwait_kunit:spinlock_irqwait'
 		KKUNITCONFIG=arch/x86/lib/cool_spinlock.kunitconfig
-		KIRQWAIT_PARAM=spinlock.irqwait_us ;;
+		KIRQWAIT_PARAM=spinlock.irqwait_us
+		KIRQWAIT_WAITS='queued_spin_lock_irqwait_slowpath queued_write_lock_irqwait_slowpath' ;;
 	esac
 	HARNESS_TREE=$COOL_CACHE/src/$KPKG
 	TREE=${COOL_TREE:-$HARNESS_TREE}
@@ -244,9 +256,14 @@ load_scenario() {
 	. "$f"
 	SCENARIO=$name
 	# TESTS_<kernel, dots as _>, EXPECT_FAIL_<kernel>: the scenario's
-	# tokens and expected failures on that kernel
+	# tokens and expected failures on that kernel. A scenario file that
+	# sets TESTS and no TESTS_<kernel> of its own runs its TESTS on every
+	# kernel: the TESTS_<kernel> of a scenario it sources (cool.conf's)
+	# replaced that scenario's TESTS, not its own.
 	k=TESTS_${KVER//./_}
-	[ -z "${!k:-}" ] || TESTS=${!k}
+	if [ -n "${!k:-}" ] && { ! grep -q '^TESTS=' "$f" || grep -q "^$k=" "$f"; }; then
+		TESTS=${!k}
+	fi
 	k=EXPECT_FAIL_${KVER//./_}
 	[ -z "${!k:-}" ] || EXPECT_FAIL=${!k}
 	for k in $KERNELS; do
@@ -347,9 +364,11 @@ user_tree_check() {
 	"$KVER".*) ;;
 	*) die "COOL_TREE=$TREE is Linux $v, not kernel $KVER" "set KERNEL to its version (make KERNEL=${v%.*} ...), one of: $COOL_KERNELS" ;;
 	esac
+	# the series' test module is in lib/ only where the series carries it
+	# (KTESTMOD_SRC empty: 6.12's)
 	if ! grep -q '^config COOL_SPINLOCK$' "$TREE/arch/x86/Kconfig" 2>/dev/null ||
-		[ ! -f "$TREE/lib/test_cool_spinlock.c" ]; then
-		die "COOL_TREE=$TREE does not carry the series (no CONFIG_COOL_SPINLOCK in arch/x86/Kconfig, or no lib/test_cool_spinlock.c)" \
+		{ [ -z "$KTESTMOD_SRC" ] && [ ! -f "$TREE/lib/test_cool_spinlock.c" ]; }; then
+		die "COOL_TREE=$TREE does not carry the series (no CONFIG_COOL_SPINLOCK in arch/x86/Kconfig$([ -n "$KTESTMOD_SRC" ] || echo ', or no lib/test_cool_spinlock.c'))" \
 			"apply it there yourself (git -C $TREE am $PATCH_DIR/0*.patch, cover letter excluded); the harness never changes your tree"
 	fi
 	if [ -f "$TREE/.config" ] || [ -d "$TREE/include/config" ]; then

@@ -6,12 +6,15 @@
 # with the plain line "N passed, N failed, N skipped".
 #
 # Usage: run.sh TOKEN...
-#   selftest[:case,case]        test_cool_spinlock.ko, every case or some
+#   selftest[:case,case]        test_cool_spinlock.ko (6.12: the series';
+#                               7.3: the project's, selftests/kmod, built
+#                               out of tree), every case or some
 #   selftest:-case,case         every case, the named ones measured only
 #                               (SKIP, the module's verdict in the reason)
 #   negative:lock|regs|irqwait  a negative control of the test module: the
 #                               case passes when the module reports failure;
-#                               irqwait turns cool_irqwait off at run time
+#                               irqwait turns the wait's budget
+#                               (COOL_IRQWAIT_PARAM) off at run time
 #                               and lets irq_wait expect interrupts serviced
 #   negative:kunit              the KUnit suite with negative=1: its
 #                               registers_clobbering_routine test must
@@ -87,9 +90,14 @@
 # every token that needs them (selftest, negative, kunit, tracepoint,
 # bench) one SKIP with that reason; locktorture, lockdep_selftests,
 # lockevents and workload run as anywhere. With COOL_SERIES=1 (the
-# default) a missing module fails. COOL_TESTMOD=0 (a series without
-# test_cool_spinlock.ko: 7.3's) makes selftest, tracepoint, bench and the
+# default) a missing module fails. COOL_TESTMOD=0 (a kernel without
+# test_cool_spinlock.ko) makes selftest, tracepoint, bench and the
 # negative controls other than negative:kunit a SKIP with that reason.
+# COOL_IRQWAIT_PARAM (default cool_irqwait, 6.12's; 7.3's is
+# spinlock.irqwait_us) names the interrupt-enabled wait's budget, in
+# /sys/module/<module, kernel if none>/parameters/ and on the command
+# line; COOL_IRQWAIT_WAITS the spinlock and write lock functions in which
+# that wait fires lock:contention_begin (the tracepoint token).
 # A case also fails when the kernel log it produced shows a warning, a BUG,
 # an Oops or a lockdep splat.
 #
@@ -269,11 +277,18 @@ load() {
 	insmod "$MODDIR/$m.ko" "$@" > "$tmp/insmod" 2>&1
 }
 
-# cool_irqwait of the running kernel: what the irq_wait case must expect.
+# The interrupt-enabled wait's budget (us): its name on the command line
+# and its file (a built-in parameter without a dot is the kernel's).
+IRQWAIT_PARAM=${COOL_IRQWAIT_PARAM:-cool_irqwait}
+case $IRQWAIT_PARAM in
+*.*)	IRQWAIT_FILE=/sys/module/${IRQWAIT_PARAM%%.*}/parameters/${IRQWAIT_PARAM#*.} ;;
+*)	IRQWAIT_FILE=/sys/module/kernel/parameters/$IRQWAIT_PARAM ;;
+esac
+
+# the budget of the running kernel: what the irq_wait case must expect.
 irqwait_param() {
 	w=0
-	[ -r /sys/module/kernel/parameters/cool_irqwait ] &&
-		w=$(cat /sys/module/kernel/parameters/cool_irqwait)
+	[ -r "$IRQWAIT_FILE" ] && w=$(cat "$IRQWAIT_FILE")
 	echo "irqwait=$w"
 }
 
@@ -281,12 +296,12 @@ irqwait_param() {
 # 20000): under TCG a queued waiter with interrupts on pays for every vCPU
 # the host deschedules, and 20000 made one case last over a minute.
 SELFTEST_ITERATIONS=${COOL_SELFTEST_ITERATIONS:-5000}
-# cool_irqwait (us) while the module runs, when the kernel waits with
+# The budget (IRQWAIT_PARAM, us) while the module runs, when the kernel waits with
 # interrupts on at all: under TCG with more vCPUs than host cores a vCPU
 # can be descheduled for milliseconds, and the default 2000 us budget then
 # runs out before irq_wait's IPI arrives (seen in the cool-tas scenario).
 # The cases read the budget in force (irqwait=) and check against it. A
-# cool_irqwait= on the kernel command line (make bench) is left alone.
+# IRQWAIT_PARAM= on the kernel command line (make bench) is left alone.
 SELFTEST_IRQWAIT=${COOL_SELFTEST_IRQWAIT:-20000}
 # irq_wait's budget: boot.sh scales it with the host's measured slow-down.
 SELFTEST_IRQWAIT_WAIT=${COOL_SELFTEST_IRQWAIT_WAIT:-$SELFTEST_IRQWAIT}
@@ -299,25 +314,25 @@ SELFTEST_IRQWAIT_WAIT=${COOL_SELFTEST_IRQWAIT_WAIT:-$SELFTEST_IRQWAIT}
 # fairness scenarios judge the share under -icount (STARVE_SHARE=2).
 SELFTEST_STARVE_SHARE=${COOL_SELFTEST_STARVE_SHARE:-0}
 
-# budget_set BUDGET: cool_irqwait=BUDGET (us) until budget_restore, if the
+# budget_set BUDGET: IRQWAIT_PARAM=BUDGET (us) until budget_restore, if the
 # kernel waits with interrupts on at all; a budget chosen on the command
 # line (make bench) is kept.
 budget_set() {
-	param=/sys/module/kernel/parameters/cool_irqwait
+	param=$IRQWAIT_FILE
 	saved_w=''
 	if [ -w "$param" ] && [ "$(cat "$param")" != 0 ] &&
-		! grep -q 'cool_irqwait=' /proc/cmdline; then
+		! grep -q "$IRQWAIT_PARAM=" /proc/cmdline; then
 		saved_w=$(cat "$param")
 		echo "$1" > "$param"
 	fi
 }
 
 budget_restore() {
-	[ -z "$saved_w" ] || echo "$saved_w" > /sys/module/kernel/parameters/cool_irqwait
+	[ -z "$saved_w" ] || echo "$saved_w" > "$IRQWAIT_FILE"
 }
 
 # selftest_pass CASES BUDGET DROP [MEASURE]: one load of the test module
-# with cool_irqwait=BUDGET (us) while it runs, its cases reported except
+# with IRQWAIT_PARAM=BUDGET (us) while it runs, its cases reported except
 # DROP, those in MEASURE as measured only (see run_module_cases).
 selftest_pass() {
 	budget_set "$2"
@@ -361,7 +376,7 @@ do_selftest() {
 	esac
 	if [ -z "$cases" ] && [ "$SELFTEST_IRQWAIT_WAIT" -gt "$SELFTEST_IRQWAIT" ]; then
 		selftest_pass "" "$SELFTEST_IRQWAIT" irq_wait "$measure"
-		diag "irq_wait: again alone, cool_irqwait=$SELFTEST_IRQWAIT_WAIT us (host slow-down)"
+		diag "irq_wait: again alone, $IRQWAIT_PARAM=$SELFTEST_IRQWAIT_WAIT us (host slow-down)"
 		selftest_pass irq_wait "$SELFTEST_IRQWAIT_WAIT" ""
 	else
 		selftest_pass "$cases" "$SELFTEST_IRQWAIT" "" "$measure"
@@ -407,11 +422,11 @@ do_negative() {
 	[ "$what" = kunit ] && { do_negative_kunit; return; }
 	name="negative_control.$what"
 	args="negative=$what"
-	param=/sys/module/kernel/parameters/cool_irqwait
+	param=$IRQWAIT_FILE
 	if [ "$what" = irqwait ]; then
 		w=$(cat "$param" 2>/dev/null || echo 0)
 		if [ "$w" = 0 ]; then
-			result SKIP "$name" "cool_irqwait is off or absent in this kernel"
+			result SKIP "$name" "$IRQWAIT_PARAM is off or absent in this kernel"
 			return
 		fi
 		# the kernel waits with interrupts off, the module is told it
@@ -586,15 +601,16 @@ do_tracepoint_irqwait() {
 	t=$1
 	name=tracepoint.irqwait
 	if [ "$(irqwait_param)" = irqwait=0 ]; then
-		result SKIP "$name" "no interrupt-enabled waiting (cool_irqwait 0 or absent)"
+		result SKIP "$name" "no interrupt-enabled waiting ($IRQWAIT_PARAM 0 or absent)"
 		return
 	fi
 	budget_set "$SELFTEST_IRQWAIT"
 	mark_log
 	trace_load "$t" 1 cases=irq_visible "$(irqwait_param)"
 	budget_restore
-	sp=$(begin_stacks __cool_spin_lock_irqwait < "$t/trace")
-	wr=$(begin_stacks __cool_write_lock_irqwait < "$t/trace")
+	waits=${COOL_IRQWAIT_WAITS:-__cool_spin_lock_irqwait __cool_write_lock_irqwait}
+	sp=$(begin_stacks "${waits%% *}" < "$t/trace")
+	wr=$(begin_stacks "${waits#* }" < "$t/trace")
 	diag "$name: insmod rc=$rc, contention_begin stacks in the spinlock wait $sp, in the write wait $wr"
 	if [ "$rc" = 0 ] && [ "$sp" -gt 0 ] && [ "$wr" -gt 0 ]; then
 		result OK "$name"
@@ -853,13 +869,14 @@ for token in "$@"; do
 		esac
 	fi
 	# COOL_TESTMOD=0 (/scenario.env, scripts/lib.sh select_kernel): the
-	# kernel's series has no test_cool_spinlock.ko (7.3's series carries
-	# only KUnit suites and locktorture cases, as upstream wants them)
+	# kernel has no test_cool_spinlock.ko, neither in its series (7.3's
+	# carries only KUnit suites and locktorture cases, as upstream wants
+	# them) nor built out of tree by the project (selftests/kmod)
 	if [ "${COOL_TESTMOD:-1}" = 0 ]; then
 		case "$kind:$rest" in
 		negative:kunit) ;;
 		selftest:*|negative:*|tracepoint:*|bench:*)
-			skip_token "the ${KERNEL:-?} series has no test_cool_spinlock.ko (the 6.12 series' test module; not ported to ${KERNEL:-?})"
+			skip_token "kernel ${KERNEL:-?} has no test_cool_spinlock.ko (COOL_TESTMOD=0)"
 			continue ;;
 		esac
 	fi
