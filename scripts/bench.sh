@@ -261,6 +261,7 @@ fi
 for sec in $sections; do
 	if want "$sec"; then
 		emit "$sec.date=$now"
+		emit "$sec.kernel=$KVER"
 		emit "$sec.series_commit=$series"
 		emit "$sec.series_tree=$series_tree"
 	elif [ -r "$old" ] && grep -q "^$sec\." "$old"; then
@@ -269,6 +270,10 @@ for sec in $sections; do
 			emit "$sec.series_commit=$(bench_value "$old" series_commit)"
 			emit "$sec.series_tree=$(bench_value "$old" series_tree)"
 		}
+		# the kernel it was measured on (runs before sections named
+		# theirs took the file's, and before files named one, 6.12)
+		[ -n "$(bench_value "$old" "$sec.kernel")" ] ||
+			emit "$sec.kernel=$(bench_value "$old" kernel | grep . || echo 6.12)"
 		grep "^$sec\." "$old" >> "$data"
 	fi
 done

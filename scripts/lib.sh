@@ -517,7 +517,8 @@ same_code() {
 bench_ignores() {
 	case $1 in
 	callers | text | scaling | throughput)
-		echo lib/test_cool_spinlock.c lib/cool_spinlock_kunit.c lib/cool_spinlock_regs.h lib/cool_spinlock.kunitconfig ;;
+		echo lib/test_cool_spinlock.c lib/cool_spinlock_kunit.c lib/cool_spinlock_regs.h lib/cool_spinlock.kunitconfig \
+			kernel/locking/spinlock_kunit.c kernel/locking/irqwait_kunit.c arch/x86/lib/cool_spinlock.kunitconfig ;;
 	esac
 }
 

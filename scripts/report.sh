@@ -43,14 +43,23 @@ get() { bench_value "$d" "$1"; }
 # The tree the series produces now (branch cool of the kernel tree): a
 # section measured on another tree is marked as measured on an earlier
 # version of the series, whose numbers need not hold for this one.
-cur_tree=$(tree_git rev-parse --short=12 "$COOL_BRANCH^{tree}" 2>/dev/null || true)
+# sec_kernel SEC: the kernel whose series a section measured (bench.sh
+# records SEC.kernel; older files name one kernel for all, older still none)
+sec_kernel() { get "$1.kernel" | grep . || get kernel | grep . || echo 6.12; }
+# in_kernel VER CMD...: CMD with VER's tree selected (a section of the other
+# kernel is compared with that kernel's series)
+in_kernel() { (select_kernel "$1" && shift && "$@"); }
+sec_cur_tree() { in_kernel "$1" tree_git rev-parse --short=12 "$COOL_BRANCH^{tree}" 2>/dev/null || true; }
 section_header() {
+	local k ct
+	k=$(sec_kernel "$2")
+	ct=$(sec_cur_tree "$k")
 	echo "## $1"
 	echo
 	[ -z "$(get "$2.date")" ] ||
-		printf 'Measured %s on series tree %s%s.\n\n' "$(get "$2.date")" "$(get "$2.series_tree" | grep . || echo '(not recorded: a version of the series before series trees were recorded)')" \
-			"$(t=$(get "$2.series_tree"); [ "$t" != "$cur_tree" ] && same_code "$t" "$cur_tree" "$2" && echo ", whose code is the current series' as far as this section runs it (the trees differ only in comments, Kconfig help texts, Documentation/$(bench_ignores "$2" | grep -q . && echo " and the test modules, which it does not run"))")"
-	if [ -n "$(get "$2.date")" ] && ! same_code "$(get "$2.series_tree")" "$cur_tree" "$2"; then
+		printf 'Measured %s on the %s series, tree %s%s.\n\n' "$(get "$2.date")" "$k" "$(get "$2.series_tree" | grep . || echo '(not recorded: a version of the series before series trees were recorded)')" \
+			"$(t=$(get "$2.series_tree"); [ "$t" != "$ct" ] && in_kernel "$k" same_code "$t" "$ct" "$2" && echo ", whose code is the current series' as far as this section runs it (the trees differ only in comments, Kconfig help texts, Documentation/$(bench_ignores "$2" | grep -q . && echo " and the test modules, which it does not run"))")"
+	if [ -n "$(get "$2.date")" ] && ! in_kernel "$k" same_code "$(get "$2.series_tree")" "$ct" "$2"; then
 		printf '**Measured on an earlier version of the series**: not re-run since; its numbers need not hold for the current patches (rerun %s).\n\n' "\`scripts/bench.sh --only $2\`"
 	fi
 	case $2 in
@@ -156,9 +165,10 @@ md=$tmp/results.md
 	echo
 	echo "- last run: $(get date), kernel $(get kernel | grep . || echo 6.12) (runs before"
 	echo "  kernels were named were all 6.12); each section names the run that"
-	echo "  measured it and the series tree it ran on (the git tree object of the"
-	echo "  base tag plus that kernel's series: \`git am\`, then \`git rev-parse"
-	echo "  HEAD^{tree}\`); the series now gives tree $cur_tree"
+	echo "  measured it, its kernel and the series tree it ran on (the git tree"
+	echo "  object of the base tag plus that kernel's series: \`git am\`, then"
+	echo "  \`git rev-parse HEAD^{tree}\`); the series now give the trees"
+	echo "  $(for k in $COOL_KERNELS; do printf '%s (%s) ' "$(sec_cur_tree "$k" | grep . || echo none)" "$k"; done | sed 's/ $//')"
 	echo "- host: $(get host); guests under QEMU TCG (no KVM here), so times are"
 	echo "  only meaningful as ratios between stock and cool measured in the same run."
 	echo "- configs: scenarios \`stock\` and \`cool\` (qemu-boot/scenarios/): the same"
