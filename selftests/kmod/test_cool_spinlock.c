@@ -250,53 +250,27 @@ static void u_raw_irqrestore(struct excl_state *st, bool w, unsigned long f)
 	raw_spin_unlock_irqrestore(&st->rlock, f);
 }
 
-static void l_rw(struct excl_state *st, bool w, unsigned long *f)
-{
-	if (w)
-		write_lock(&st->rwlock);
-	else
-		read_lock(&st->rwlock);
+/* l_rw<sfx>() and u_rw<sfx>(): the writer's or a reader's rwlock API <sfx> */
+#define RW_OPS(sfx)							\
+static void l_rw##sfx(struct excl_state *st, bool w, unsigned long *f)	\
+{									\
+	if (w)								\
+		write_lock##sfx(&st->rwlock);				\
+	else								\
+		read_lock##sfx(&st->rwlock);				\
+}									\
+									\
+static void u_rw##sfx(struct excl_state *st, bool w, unsigned long f)	\
+{									\
+	if (w)								\
+		write_unlock##sfx(&st->rwlock);				\
+	else								\
+		read_unlock##sfx(&st->rwlock);				\
 }
 
-static void u_rw(struct excl_state *st, bool w, unsigned long f)
-{
-	if (w)
-		write_unlock(&st->rwlock);
-	else
-		read_unlock(&st->rwlock);
-}
-
-static void l_rw_bh(struct excl_state *st, bool w, unsigned long *f)
-{
-	if (w)
-		write_lock_bh(&st->rwlock);
-	else
-		read_lock_bh(&st->rwlock);
-}
-
-static void u_rw_bh(struct excl_state *st, bool w, unsigned long f)
-{
-	if (w)
-		write_unlock_bh(&st->rwlock);
-	else
-		read_unlock_bh(&st->rwlock);
-}
-
-static void l_rw_irq(struct excl_state *st, bool w, unsigned long *f)
-{
-	if (w)
-		write_lock_irq(&st->rwlock);
-	else
-		read_lock_irq(&st->rwlock);
-}
-
-static void u_rw_irq(struct excl_state *st, bool w, unsigned long f)
-{
-	if (w)
-		write_unlock_irq(&st->rwlock);
-	else
-		read_unlock_irq(&st->rwlock);
-}
+RW_OPS()
+RW_OPS(_bh)
+RW_OPS(_irq)
 
 static void l_rw_irqsave(struct excl_state *st, bool w, unsigned long *f)
 {
