@@ -24,10 +24,11 @@
 #                    series' modules SKIP), COOL_TESTMOD and COOL_KUNIT (the
 #                    kernel's test modules: scripts/lib.sh select_kernel;
 #                    7.3's test_cool_spinlock.ko is the project's, built
-#                    out of tree by scripts/build.sh), COOL_IRQWAIT_PARAM
-#                    and COOL_IRQWAIT_WAITS (the interrupt-enabled wait's
-#                    budget parameter and functions: KIRQWAIT_PARAM,
-#                    KIRQWAIT_WAITS), the COOL_SELFTEST_* knobs of the
+#                    out of tree by scripts/build.sh), COOL_IRQWAIT_PARAM,
+#                    COOL_IRQWAIT_WAITS and COOL_IRQWAIT_PV (the interrupt-
+#                    enabled wait's budget parameter, functions and whether
+#                    it runs under pv spinlocks: KIRQWAIT_PARAM,
+#                    KIRQWAIT_WAITS, KIRQWAIT_PV), the COOL_SELFTEST_* knobs of the
 #                    guest runner when set,
 #                    COOL_KNOWN_WARNINGS when the scenario has KNOWN_WARNINGS
 #   /modules/*.ko    every module built in $COOL_CACHE/out/VER/NAME, flat (the
@@ -114,6 +115,7 @@ cp "$bb" "$root/bin/busybox"
 	# 6.12 cool_irqwait) and the functions its tracepoints fire in
 	printf 'export COOL_IRQWAIT_PARAM=%s\n' "$(shquote "$KIRQWAIT_PARAM")"
 	printf 'export COOL_IRQWAIT_WAITS=%s\n' "$(shquote "$KIRQWAIT_WAITS")"
+	printf 'export COOL_IRQWAIT_PV=%s\n' "$(shquote "$KIRQWAIT_PV")"
 	# the guest runner's own knobs, when set on the host
 	for v in COOL_SELFTEST_ITERATIONS COOL_SELFTEST_IRQWAIT COOL_SELFTEST_IRQWAIT_WAIT; do
 		[ -z "${!v:-}" ] || printf 'export %s=%s\n' "$v" "$(shquote "${!v}")"

@@ -125,7 +125,8 @@ hash_stdin() { sha256sum | cut -d' ' -f1; }
 # guest runner's COOL_TESTMOD), KTESTMOD_SRC (where that module's source
 # is when the project builds it out of tree, scripts/build.sh; empty: the
 # kernel's series carries it in lib/), KIRQWAIT_PARAM (the interrupt-
-# enabled wait's budget on the command line, us) and KIRQWAIT_WAITS (the
+# enabled wait's budget on the command line, us), KIRQWAIT_PV (on: the wait
+# runs under paravirt spinlocks too, 6.12; off: not, 7.3) and KIRQWAIT_WAITS (the
 # functions whose stacks lock:contention_begin of that wait has, spinlock
 # then write lock: the guest runner's tracepoint token), HARNESS_TREE,
 # TREE, USER_TREE,
@@ -152,6 +153,7 @@ select_kernel() {
 		KKUNITCONFIG=lib/cool_spinlock.kunitconfig
 		# the interrupt-enabled wait's budget on the command line (us)
 		KIRQWAIT_PARAM=cool_irqwait
+		KIRQWAIT_PV=on
 		KIRQWAIT_WAITS='__cool_spin_lock_irqwait __cool_write_lock_irqwait' ;;
 	7.3)
 		# Debian 13's backports (arch all): fetched into the cache
@@ -166,6 +168,7 @@ select_kernel() {
 		KKUNIT='spinlock_kunit:spinlock_api irqwait_kunit:spinlock_irqwait'
 		KKUNITCONFIG=arch/x86/lib/cool_spinlock.kunitconfig
 		KIRQWAIT_PARAM=spinlock.irqwait_us
+		KIRQWAIT_PV=off
 		KIRQWAIT_WAITS='queued_spin_lock_irqwait_slowpath queued_write_lock_irqwait_slowpath' ;;
 	esac
 	HARNESS_TREE=$COOL_CACHE/src/$KPKG

@@ -97,7 +97,10 @@
 # spinlock.irqwait_us) names the interrupt-enabled wait's budget, in
 # /sys/module/<module, kernel if none>/parameters/ and on the command
 # line; COOL_IRQWAIT_WAITS the spinlock and write lock functions in which
-# that wait fires lock:contention_begin (the tracepoint token).
+# that wait fires lock:contention_begin (the tracepoint token);
+# COOL_IRQWAIT_PV=off (7.3) that the wait is off while paravirt spinlocks
+# are in use, so that irq_wait then expects none serviced and
+# negative:irqwait is a SKIP.
 # A case also fails when the kernel log it produced shows a warning, a BUG,
 # an Oops or a lockdep splat.
 #
@@ -285,10 +288,19 @@ case $IRQWAIT_PARAM in
 *)	IRQWAIT_FILE=/sys/module/kernel/parameters/$IRQWAIT_PARAM ;;
 esac
 
+# COOL_IRQWAIT_PV=off (7.3): the kernel does not wait with interrupts on
+# while paravirt spinlocks are in use (Xen PV, KVM), whatever the budget
+# says; the boot log says whether they are ("PV spinlocks enabled"), read
+# once here, before tokens can push it out of the buffer.
+PV_SPINLOCKS=0
+dmesg 2>/dev/null | grep -q 'PV spinlocks enabled' && PV_SPINLOCKS=1
+irqwait_off_by_pv() { [ "${COOL_IRQWAIT_PV:-on}" = off ] && [ "$PV_SPINLOCKS" = 1 ]; }
+
 # the budget of the running kernel: what the irq_wait case must expect.
 irqwait_param() {
 	w=0
 	[ -r "$IRQWAIT_FILE" ] && w=$(cat "$IRQWAIT_FILE")
+	irqwait_off_by_pv && w=0
 	echo "irqwait=$w"
 }
 
@@ -427,6 +439,10 @@ do_negative() {
 		w=$(cat "$param" 2>/dev/null || echo 0)
 		if [ "$w" = 0 ]; then
 			result SKIP "$name" "$IRQWAIT_PARAM is off or absent in this kernel"
+			return
+		fi
+		if irqwait_off_by_pv; then
+			result SKIP "$name" "the wait is off while paravirt spinlocks are in use"
 			return
 		fi
 		# the kernel waits with interrupts off, the module is told it
