@@ -74,6 +74,7 @@ sections() {
 	echo "${out# }"
 }
 stale() { sections stale; }
+sec_kernel() { bench_sec_kernel "$data" "$1"; }
 
 # noise WORKLOAD NAME STOCK_STATS -- KERNEL_STATS: the callers_stats
 # fields of stock and of one kernel; prints "WORKLOAD NAME (spread ...), "
@@ -370,9 +371,14 @@ numbers() {
 		fi
 	fi
 	if [ -n "$(stale)" ]; then
-		echo
-		echo "Not re-measured on this version of the series (sections of 'make bench'): $(stale | sed 's/ /, /g')." |
-			fold -s -w 72 | sed 's/ *$//'
+		local sec other='' mine=''
+		for sec in $(stale); do
+			if [ "$(sec_kernel "$sec")" = "$KVER" ]; then mine="$mine $sec"; else other="$other $sec"; fi
+		done
+		[ -z "$mine" ] || { echo; echo "Not re-measured on this version of the series (sections of 'make bench'):${mine// /, }." |
+			sed 's/:, /: /' | fold -s -w 72 | sed 's/ *$//'; }
+		[ -z "$other" ] || { echo; echo "Measured on the other kernel's series only, not on this one (sections of 'make bench'):${other// /, }." |
+			sed 's/:, /: /' | fold -s -w 72 | sed 's/ *$//'; }
 	fi
 }
 

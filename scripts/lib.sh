@@ -482,6 +482,10 @@ series_patches() {
 
 # bench_value FILE KEY: the last value of KEY in a bench.txt (key=value lines).
 bench_value() { sed -n "s/^$2=//p" "$1" 2>/dev/null | tail -1; }
+# bench_sec_kernel FILE SEC: the kernel whose series make bench section SEC
+# of FILE measured (bench.sh records SEC.kernel; older files name one
+# kernel for all, older still none: 6.12)
+bench_sec_kernel() { bench_value "$1" "$2.kernel" | grep . || bench_value "$1" kernel | grep . || echo 6.12; }
 
 # same_code OLD NEW [SEC]: true when the series trees OLD and NEW (git tree
 # ids in the kernel tree) are equal or differ in comments, help texts and

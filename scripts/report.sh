@@ -43,9 +43,7 @@ get() { bench_value "$d" "$1"; }
 # The tree the series produces now (branch cool of the kernel tree): a
 # section measured on another tree is marked as measured on an earlier
 # version of the series, whose numbers need not hold for this one.
-# sec_kernel SEC: the kernel whose series a section measured (bench.sh
-# records SEC.kernel; older files name one kernel for all, older still none)
-sec_kernel() { get "$1.kernel" | grep . || get kernel | grep . || echo 6.12; }
+sec_kernel() { bench_sec_kernel "$d" "$1"; }
 # in_kernel VER CMD...: CMD with VER's tree selected (a section of the other
 # kernel is compared with that kernel's series)
 in_kernel() { (select_kernel "$1" && shift && "$@"); }
