@@ -108,7 +108,8 @@ numbers() {
 		echo "every section of 'make bench' ran on another tree (listed below)."
 	elif [ -n "$(stale)" ]; then
 		echo "Measured with this version of the series; sections measured on"
-		echo "an earlier version are left out (listed at the end)."
+		echo "an earlier version or on the other kernel's series are left out"
+		echo "(listed at the end)."
 	elif [ -z "$(sections older)" ]; then
 		echo "Every section below was measured with this version of the series."
 	else
@@ -169,9 +170,9 @@ numbers() {
 		echo "(QEMU -icount shift=0, 1 vCPU, less an empty call):"
 		measured pathlen
 		echo
-		printf '  %-20s %8s %8s\n' API stock cool
+		printf '  %-22s %8s %8s\n' API stock cool
 		sed -n 's/^pathlen\.stock\.\([^=]*\)=.*/\1/p' "$data" | while read -r api; do
-			printf '  %-20s %8s %8s\n' "$api" "$(get "pathlen.stock.$api")" "$(get "pathlen.cool.$api")"
+			printf '  %-22s %8s %8s\n' "$api" "$(get "pathlen.stock.$api")" "$(get "pathlen.cool.$api")"
 		done
 	fi
 	if grep -q '^rivals\.groups=' "$data" && current rivals; then

@@ -44,6 +44,9 @@ get() { bench_value "$d" "$1"; }
 # section measured on another tree is marked as measured on an earlier
 # version of the series, whose numbers need not hold for this one.
 sec_kernel() { bench_sec_kernel "$d" "$1"; }
+# budget_param SEC: the interrupt-enabled wait's budget parameter of the
+# kernel a section measured
+budget_param() { case $(sec_kernel "$1") in 6.12) echo cool_irqwait ;; *) echo spinlock.irqwait_us ;; esac; }
 # in_kernel VER CMD...: CMD with VER's tree selected (a section of the other
 # kernel is compared with that kernel's series)
 in_kernel() { (select_kernel "$1" && shift && "$@"); }
@@ -377,7 +380,7 @@ text.debian:Debian cloud-amd64, modules off:debian-stock / debian:COOL_BENCH_DEB
 		echo "4 vCPUs. Stock cannot take the IPI before the lock is free, so its"
 		echo "latency is the rest of the hold (about three quarters of it from"
 		echo "100 us up); cool takes it while waiting, so its latency does not grow"
-		echo "with the hold as long as the IPI comes within the cool_irqwait budget"
+		echo "with the hold as long as the IPI comes within the $(budget_param irqlat) budget"
 		echo "(default 2000 us) of the wait: after that the waiter queues with"
 		echo "interrupts off and its latency is stock's, as the 10 ms row shows"
 		echo "(its IPI comes 2.5 ms into the wait)."
@@ -387,9 +390,9 @@ text.debian:Debian cloud-amd64, modules off:debian-stock / debian:COOL_BENCH_DEB
 		echo "- **instruction time** (QEMU \`-icount shift=0\`: one guest instruction"
 		echo "  is one guest nanosecond, single-threaded TCG runs the vCPUs in turn)."
 		echo "  Host scheduling is not in these numbers, but a boot is not repeated"
-		if [ -n "$(get irqwait.2000.irqlat.1000.max_ns)" ]; then
+		if [ -n "$(get irqwait.2000.irqlat.1000.max_ns)" ] && [ "$(sec_kernel irqwait)" = "$(sec_kernel irqlat)" ]; then
 			echo "  exactly: the same cool kernel booted again for the budget table"
-			echo "  (cool_irqwait=2000, the default) gave a 1 ms-hold max of"
+			echo "  ($(budget_param irqlat)=2000, the default) gave a 1 ms-hold max of"
 			echo "  $(get irqwait.2000.irqlat.1000.max_ns) ns against this table's $(get irqlat.icount.cool.1000.max_ns) ns, and at 10 us"
 			echo "  $(get irqwait.2000.irqlat.10.max_ns) ns against $(get irqlat.icount.cool.10.max_ns) ns: a max is one boot's worst case."
 		else
