@@ -74,6 +74,14 @@ sections() {
 	echo "${out# }"
 }
 stale() { sections stale; }
+# section_list WHAT SECS: a paragraph "WHAT (sections of 'make bench'):
+# SECS." when SECS (space-separated) is not empty
+section_list() {
+	local l=${2# }
+	[ -n "$l" ] || return 0
+	echo
+	echo "$1 (sections of 'make bench'): ${l// /, }." | fold -s -w 72 | sed 's/ *$//'
+}
 sec_kernel() { bench_sec_kernel "$data" "$1"; }
 
 # noise WORKLOAD NAME STOCK_STATS -- KERNEL_STATS: the callers_stats
@@ -376,10 +384,8 @@ numbers() {
 		for sec in $(stale); do
 			if [ "$(sec_kernel "$sec")" = "$KVER" ]; then mine="$mine $sec"; else other="$other $sec"; fi
 		done
-		[ -z "$mine" ] || { echo; echo "Not re-measured on this version of the series (sections of 'make bench'):${mine// /, }." |
-			sed 's/:, /: /' | fold -s -w 72 | sed 's/ *$//'; }
-		[ -z "$other" ] || { echo; echo "Measured on the other kernel's series only, not on this one (sections of 'make bench'):${other// /, }." |
-			sed 's/:, /: /' | fold -s -w 72 | sed 's/ *$//'; }
+		section_list "Not re-measured on this version of the series" "$mine"
+		section_list "Measured on the other kernel's series only, not on this one" "$other"
 	fi
 }
 

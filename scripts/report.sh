@@ -46,7 +46,7 @@ get() { bench_value "$d" "$1"; }
 sec_kernel() { bench_sec_kernel "$d" "$1"; }
 # budget_param SEC: the interrupt-enabled wait's budget parameter of the
 # kernel a section measured
-budget_param() { case $(sec_kernel "$1") in 6.12) echo cool_irqwait ;; *) echo spinlock.irqwait_us ;; esac; }
+budget_param() { (select_kernel "$(sec_kernel "$1")" && echo "$KIRQWAIT_PARAM"); }
 # in_kernel VER CMD...: CMD with VER's tree selected (a section of the other
 # kernel is compared with that kernel's series)
 in_kernel() { (select_kernel "$1" && shift && "$@"); }
