@@ -76,7 +76,7 @@ over the defaults):
   COOL_ICOUNT=0|1           -icount shift=0, single-threaded TCG (default: the scenario's ICOUNT,
                             1 in fairness*, else 0)
   COOL_SELFTEST_ITERATIONS=n lock/unlock pairs per CPU of the exclusion cases (default 5000)
-  COOL_SELFTEST_IRQWAIT=us  cool_irqwait while the selftest runs, when not set at boot (default 20000)
+  COOL_SELFTEST_IRQWAIT=us  spinlock.irqwait_us while the selftest runs, when not set at boot (default 20000)
   COOL_SELFTEST_IRQWAIT_WAIT=us  the same for a second run of irq_wait alone (default
                             COOL_SELFTEST_IRQWAIT x the measured host slow-down, at most 100000)
   COOL_SELFTEST_STARVE_SHARE=n  irq_starve(_rw) want 1/n of a queued waiter's acquisitions (default:

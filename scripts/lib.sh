@@ -126,7 +126,7 @@ hash_stdin() { sha256sum | cut -d' ' -f1; }
 # is when the project builds it out of tree, scripts/build.sh; empty: the
 # kernel's series carries it in lib/), KIRQWAIT_PARAM (the interrupt-
 # enabled wait's budget on the command line, us), KIRQWAIT_PV (on: the wait
-# runs under paravirt spinlocks too, 6.12; off: not, 7.3) and KIRQWAIT_WAITS (the
+# runs under paravirt spinlocks too; off: not, as both series do) and KIRQWAIT_WAITS (the
 # functions whose stacks lock:contention_begin of that wait has, spinlock
 # then write lock: the guest runner's tracepoint token), HARNESS_TREE,
 # TREE, USER_TREE,
@@ -145,16 +145,13 @@ select_kernel() {
 		KFETCH_SUITE='' KPKG_VERSION=''
 		KTARBALL=/usr/src/$KPKG.tar.xz KCONFIG_DIR=/usr/src/$KCFGPKG
 		KLLVM=1
-		# the series' test modules (the guest runner's COOL_TESTMOD and
-		# COOL_KUNIT): test_cool_spinlock.ko, in the series (lib/), and
-		# one KUnit suite
-		KTESTMOD=1 KTESTMOD_SRC='' KKUNIT='cool_spinlock_kunit:spinlock_api'
-		# make kunit: the series' kunitconfig (scripts/kunit.sh)
-		KKUNITCONFIG=lib/cool_spinlock.kunitconfig
-		# the interrupt-enabled wait's budget on the command line (us)
-		KIRQWAIT_PARAM=cool_irqwait
-		KIRQWAIT_PV=on
-		KIRQWAIT_WAITS='__cool_spin_lock_irqwait __cool_write_lock_irqwait' ;;
+		# the backport of the 7.3 series: the same tests as 7.3's
+		KTESTMOD=1 KTESTMOD_SRC=$REPO_ROOT/selftests/kmod
+		KKUNIT='spinlock_kunit:spinlock_api irqwait_kunit:spinlock_irqwait'
+		KKUNITCONFIG=arch/x86/lib/cool_spinlock.kunitconfig
+		KIRQWAIT_PARAM=spinlock.irqwait_us
+		KIRQWAIT_PV=off
+		KIRQWAIT_WAITS='queued_spin_lock_irqwait_slowpath queued_write_lock_irqwait_slowpath' ;;
 	7.3)
 		# Debian 13's backports (arch all): fetched into the cache
 		KFETCH_SUITE=trixie-backports KPKG_VERSION='7.3.4-1~bpo13+1'

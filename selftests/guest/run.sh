@@ -6,9 +6,9 @@
 # with the plain line "N passed, N failed, N skipped".
 #
 # Usage: run.sh TOKEN...
-#   selftest[:case,case]        test_cool_spinlock.ko (6.12: the series';
-#                               7.3: the project's, selftests/kmod, built
-#                               out of tree), every case or some
+#   selftest[:case,case]        test_cool_spinlock.ko (the project's,
+#                               selftests/kmod, built out of tree),
+#                               every case or some
 #   selftest:-case,case         every case, the named ones measured only
 #                               (SKIP, the module's verdict in the reason)
 #   negative:lock|regs|irqwait  a negative control of the test module: the
@@ -36,8 +36,7 @@
 #                               enabled spinlock and write waits (needs
 #                               CONFIG_TRACING, else SKIP)
 #   kunit                       the series' KUnit suites (COOL_KUNIT:
-#                               6.12 spinlock_api, cool_spinlock_kunit.ko;
-#                               7.3 spinlock_api, spinlock_kunit.ko, and
+#                               spinlock_api, spinlock_kunit.ko, and
 #                               spinlock_irqwait, irqwait_kunit.ko, when
 #                               built): each of their tests is a case
 #                               kunit.NAME, failed expectations diagnostics
@@ -93,13 +92,13 @@
 # default) a missing module fails. COOL_TESTMOD=0 (a kernel without
 # test_cool_spinlock.ko) makes selftest, tracepoint, bench and the
 # negative controls other than negative:kunit a SKIP with that reason.
-# COOL_IRQWAIT_PARAM (default cool_irqwait, 6.12's; 7.3's is
-# spinlock.irqwait_us) names the interrupt-enabled wait's budget, in
-# /sys/module/<module, kernel if none>/parameters/ and on the command
-# line; COOL_IRQWAIT_WAITS the spinlock and write lock functions in which
-# that wait fires lock:contention_begin (the tracepoint token);
-# COOL_IRQWAIT_PV=off (7.3) that the wait is off while paravirt spinlocks
-# are in use, so that irq_wait then expects none serviced and
+# COOL_IRQWAIT_PARAM (default spinlock.irqwait_us) names the interrupt-
+# enabled wait's budget, in /sys/module/<module, kernel if
+# none>/parameters/ and on the command line; COOL_IRQWAIT_WAITS the
+# spinlock and write lock functions in which that wait fires
+# lock:contention_begin (the tracepoint token); COOL_IRQWAIT_PV=off (the
+# default, as both series do) that the wait is off while paravirt
+# spinlocks are in use, so that irq_wait then expects none serviced and
 # negative:irqwait is a SKIP.
 # A case also fails when the kernel log it produced shows a warning, a BUG,
 # an Oops or a lockdep splat.
@@ -282,19 +281,19 @@ load() {
 
 # The interrupt-enabled wait's budget (us): its name on the command line
 # and its file (a built-in parameter without a dot is the kernel's).
-IRQWAIT_PARAM=${COOL_IRQWAIT_PARAM:-cool_irqwait}
+IRQWAIT_PARAM=${COOL_IRQWAIT_PARAM:-spinlock.irqwait_us}
 case $IRQWAIT_PARAM in
 *.*)	IRQWAIT_FILE=/sys/module/${IRQWAIT_PARAM%%.*}/parameters/${IRQWAIT_PARAM#*.} ;;
 *)	IRQWAIT_FILE=/sys/module/kernel/parameters/$IRQWAIT_PARAM ;;
 esac
 
-# COOL_IRQWAIT_PV=off (7.3): the kernel does not wait with interrupts on
-# while paravirt spinlocks are in use (Xen PV, KVM), whatever the budget
+# COOL_IRQWAIT_PV=off (both series): the kernel does not wait with
+# interrupts on while paravirt spinlocks are in use (Xen PV, KVM), whatever the budget
 # says; the boot log says whether they are ("PV spinlocks enabled"), read
 # once here, before tokens can push it out of the buffer.
 PV_SPINLOCKS=0
 dmesg 2>/dev/null | grep -q 'PV spinlocks enabled' && PV_SPINLOCKS=1
-irqwait_off_by_pv() { [ "${COOL_IRQWAIT_PV:-on}" = off ] && [ "$PV_SPINLOCKS" = 1 ]; }
+irqwait_off_by_pv() { [ "${COOL_IRQWAIT_PV:-off}" = off ] && [ "$PV_SPINLOCKS" = 1 ]; }
 
 # the budget of the running kernel: what the irq_wait case must expect.
 irqwait_param() {
@@ -624,7 +623,7 @@ do_tracepoint_irqwait() {
 	mark_log
 	trace_load "$t" 1 cases=irq_visible "$(irqwait_param)"
 	budget_restore
-	waits=${COOL_IRQWAIT_WAITS:-__cool_spin_lock_irqwait __cool_write_lock_irqwait}
+	waits=${COOL_IRQWAIT_WAITS:-queued_spin_lock_irqwait_slowpath queued_write_lock_irqwait_slowpath}
 	sp=$(begin_stacks "${waits%% *}" < "$t/trace")
 	wr=$(begin_stacks "${waits#* }" < "$t/trace")
 	diag "$name: insmod rc=$rc, contention_begin stacks in the spinlock wait $sp, in the write wait $wr"
@@ -668,7 +667,7 @@ kunit_results() {
 # /scenario.env, scripts/lib.sh select_kernel): the first must be there,
 # the others exist only with their options (7.3's irqwait_kunit needs
 # SPINLOCK_IRQWAIT) and are a SKIP when absent.
-KUNIT_SUITES=${COOL_KUNIT:-cool_spinlock_kunit:spinlock_api}
+KUNIT_SUITES=${COOL_KUNIT:-spinlock_kunit:spinlock_api irqwait_kunit:spinlock_irqwait}
 KUNIT_MAIN=${KUNIT_SUITES%% *}
 KUNIT_MAIN=${KUNIT_MAIN%%:*}
 

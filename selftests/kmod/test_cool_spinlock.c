@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Test module for the spinlock and rwlock API under contention, for
- * interrupt-enabled waiting (the 7.3 series' CONFIG_SPINLOCK_IRQWAIT, the
- * 6.12 backport's cool_irqwait) and the path-length and interrupt-latency
+ * interrupt-enabled waiting (CONFIG_SPINLOCK_IRQWAIT of the 7.3 series and
+ * of its 6.12 backport) and the path-length and interrupt-latency
  * measurements of the cool-spinlock project.
  *
  * Built out of tree, as a module of the project rather than of the series
@@ -27,9 +27,9 @@
  *                 (under QEMU -icount shift=0) instead of testing
  *   bench=irqlat  print the IPI latency of a CPU waiting for an irqsave
  *                 lock held for 10 us, 100 us, 1 ms and 10 ms
- *   irqwait=N     the kernel's interrupt-enabled wait budget in us (7.3:
- *                 spinlock.irqwait_us, 6.12: cool_irqwait; 0 or absent:
- *                 irqsave waits with interrupts off), which the irq_wait
+ *   irqwait=N     the kernel's interrupt-enabled wait budget in us
+ *                 (spinlock.irqwait_us; 0 or absent: irqsave waits
+ *                 with interrupts off), which the irq_wait
  *                 case expects
  *   negative=X    run a negative control instead, which must fail:
  *                 "lock" runs the exclusion case on a deliberately broken
@@ -96,7 +96,7 @@ MODULE_PARM_DESC(bench, "run a benchmark instead of the tests: pathlen or irqlat
 
 static unsigned int irqwait;
 module_param(irqwait, uint, 0444);
-MODULE_PARM_DESC(irqwait, "the interrupt-enabled wait budget of the kernel, us (spinlock.irqwait_us, cool_irqwait; 0: irqsave waits with interrupts off)");
+MODULE_PARM_DESC(irqwait, "the interrupt-enabled wait budget of the kernel, us (spinlock.irqwait_us; 0: irqsave waits with interrupts off)");
 
 static unsigned int starve_share = 2;
 module_param(starve_share, uint, 0444);
@@ -545,8 +545,16 @@ static bool case_lock_functions(void)
 	CHECK(in_lock_functions((unsigned long)__cool_spin_unlock_irqrestore));
 	CHECK(in_lock_functions((unsigned long)__cool_spin_trylock));
 #else
+	/*
+	 * Inlined (ARCH_INLINE_*: the rival designs of
+	 * qemu-boot/variants/rivals), the functions do not exist.
+	 */
+#ifndef CONFIG_INLINE_SPIN_LOCK
 	CHECK(in_lock_functions((unsigned long)_raw_spin_lock));
+#endif
+#ifndef CONFIG_INLINE_SPIN_LOCK_IRQSAVE
 	CHECK(in_lock_functions((unsigned long)_raw_spin_lock_irqsave));
+#endif
 #endif
 	CHECK(!in_lock_functions((unsigned long)case_lock_functions));
 	return ok;
