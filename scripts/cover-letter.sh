@@ -392,7 +392,7 @@ numbers() {
 numbers > "$tmp/numbers"
 awk -v nf="$tmp/numbers" '$0 == "@NUMBERS@" { while ((getline l < nf) > 0) print l; next } { print }' \
 	"$in" > "$tmp/blurb"
-tree_git -c diff.suppressBlankEmpty=true format-patch -q --no-signature --cover-letter --subject-prefix="RFC PATCH" --base="$tag" \
+tree_git -c diff.suppressBlankEmpty=true format-patch -q --no-signature --cover-letter --subject-prefix="$(subject_prefix)" --base="$tag" \
 	-o "$tmp/fp" "$tag..$branch"
 awk -v bf="$tmp/blurb" '
 	/\*\*\* SUBJECT HERE \*\*\*/ { sub(/\*\*\* SUBJECT HERE \*\*\*/, "x86/locking: Completely out of line spinlocks (CONFIG_COOL_SPINLOCK)") }

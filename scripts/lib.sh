@@ -335,6 +335,17 @@ load_scenario() {
 	[ "$USER_TREE" = 0 ] || OUT=$COOL_CACHE/out-tree-$(printf '%s' "$(cd "$TREE" 2>/dev/null && pwd || echo "$TREE")" | hash_stdin | cut -c1-12)/${BUILD:-$name}
 }
 
+# subject_prefix: the [PREFIX nn/mm] of the selected kernel's series:
+# "RFC PATCH" for the main kernel's, "RFC PATCH <ver>" for a backport,
+# as stable backports name their kernel.
+subject_prefix() {
+	if [ "$KVER" = "$COOL_MAIN_KERNEL" ]; then
+		echo "RFC PATCH"
+	else
+		echo "RFC PATCH $KVER"
+	fi
+}
+
 # variant_patch_dir NAME: where variant NAME's patches on the selected
 # kernel's series are: qemu-boot/variants/NAME/ for COOL_MAIN_KERNEL (as
 # patches/), qemu-boot/variants/NAME/<ver>/ for the others.

@@ -94,7 +94,7 @@ git -C "$wt" -c user.name="$name" -c user.email="$email" -c core.editor=true \
 	die "could not re-sign the series as $name <$email>"
 }
 git -C "$wt" -c user.name="$name" -c user.email="$email" -c diff.suppressBlankEmpty=true \
-	format-patch -q --no-signature --subject-prefix="RFC PATCH" --base="$tag" -o "$tmp/out" "$tag..HEAD"
+	format-patch -q --no-signature --subject-prefix="$(subject_prefix)" --base="$tag" -o "$tmp/out" "$tag..HEAD"
 mkdir -p "$PATCH_DIR"
 find "$PATCH_DIR" -maxdepth 1 -name '[0-9]*.patch' ! -name '0000-cover-letter.patch' -delete
 cp "$tmp"/out/*.patch "$PATCH_DIR"/
