@@ -67,6 +67,9 @@ if [ -n "$variant" ]; then
 		echo "series: variant $variant: branch $vbranch = $COOL_BRANCH + ${#vpatches[@]} patch(es) of $vdir, in $wt"
 		exit 0
 	fi
+	# one of us per variant at a time (see the series' lock below)
+	exec 9>"$TREE/.git/cool-variant-$variant.lock"
+	flock 9
 	want=$({
 		echo "base $(tree_git rev-parse "$COOL_BRANCH")"
 		for p in "${vpatches[@]}"; do echo "patch ${p##*/}"; cat "$p"; done
@@ -104,6 +107,15 @@ if [ "$USER_TREE" = 1 ]; then
 fi
 
 mapfile -t patches < <(series_patches)
+
+# One of us per tree at a time: two runs of the harness (from two clones
+# or worktrees of the project) share the cache's tree, and a second git
+# am under a build of the first rewrote its sources (seen 2026-12-07).
+# The second waits here, then finds the stamp current.
+if [ "$dry_run" = 0 ]; then
+	exec 9>"$TREE/.git/cool-series.lock"
+	flock 9
+fi
 
 tag=$(base_tag)
 stamp=$TREE/.git/cool-series.sha256
