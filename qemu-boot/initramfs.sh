@@ -23,16 +23,17 @@
 #                    series is still empty, whose guest tokens that need the
 #                    series' modules SKIP), COOL_TESTMOD and COOL_KUNIT (the
 #                    kernel's test modules: scripts/lib.sh select_kernel;
-#                    7.3's test_cool_spinlock.ko is the project's, built
-#                    out of tree by scripts/build.sh), COOL_IRQWAIT_PARAM,
+#                    test_cool_spinlock.ko is the project's, built out of
+#                    tree by scripts/build.sh), COOL_IRQWAIT_PARAM,
 #                    COOL_IRQWAIT_WAITS and COOL_IRQWAIT_PV (the interrupt-
 #                    enabled wait's budget parameter, functions and whether
 #                    it runs under pv spinlocks: KIRQWAIT_PARAM,
 #                    KIRQWAIT_WAITS, KIRQWAIT_PV), the COOL_SELFTEST_* knobs of the
 #                    guest runner when set,
 #                    COOL_KNOWN_WARNINGS when the scenario has KNOWN_WARNINGS
-#   /modules/*.ko    every module built in $COOL_CACHE/out/VER/NAME, flat (the
-#                    out-of-tree test module's OUT/kmod/ included)
+#   /modules/*.ko    every module the build of $COOL_CACHE/out/VER/NAME made
+#                    (its modules.order and OUT/kmod/'s, the out-of-tree
+#                    test module), flat
 #   /selftests/      copy of the repo's selftests/guest/
 #   /bin/busybox     busybox-static (32-bit one for ARCH=i386, cached in
 #                    $COOL_CACHE/i386/), applets installed by /init
@@ -79,10 +80,33 @@ busybox_for_arch() {
 }
 file_is_static() { ! LC_ALL=C readelf -l "$1" 2>/dev/null | grep -q 'INTERP'; }
 
+# built_modules: the .ko files this build made, NUL-separated: those its
+# modules.order and the out-of-tree module's kmod/modules.order name (a
+# build dir reused across versions of the series keeps the .ko files of
+# modules it no longer builds: the older 6.12 series' in-tree
+# lib/test_cool_spinlock.ko once shadowed the project's); every *.ko in
+# OUT for a build without modules.order.
+built_modules() {
+	local order dir f found=0
+	for order in "$OUT/modules.order" "$OUT/kmod/modules.order"; do
+		[ -r "$order" ] || continue
+		found=1
+		dir=${order%/modules.order}
+		while IFS= read -r f; do
+			[ -n "$f" ] || continue
+			f=${f%.o}
+			f=${f%.ko}.ko
+			case $f in /*) ;; *) f=$dir/$f ;; esac
+			[ -f "$f" ] && printf '%s\0' "$f"
+		done <"$order"
+	done
+	[ "$found" = 1 ] || find "$OUT" -name '*.ko' -print0 2>/dev/null
+}
+
 if [ "$dry_run" = 1 ]; then
 	echo "initramfs: $output for $SCENARIO ($ARCH):"
 	echo "  /bin/busybox from $([ "$ARCH" = x86_64 ] && echo /bin/busybox || echo "$COOL_CACHE/i386/busybox (busybox-static:i386)")"
-	echo "  /modules: $(find "$OUT" -name '*.ko' 2>/dev/null | wc -l) module(s) from $OUT"
+	echo "  /modules: $(built_modules | tr -cd '\0' | wc -c) module(s) from $OUT"
 	echo "  /selftests: $guest_dir$([ -f "$guest_dir/run.sh" ] || echo ' (MISSING run.sh)')"
 	echo "  /scenario.env: KERNEL=$KVER TESTS='$TESTS'$( [ "$USER_TREE" = 1 ] || kernel_has_series || echo " COOL_SERIES=0 (the $KVER series is empty: tokens that need its modules SKIP)")"
 	exit 0
@@ -131,7 +155,7 @@ while IFS= read -r -d '' ko; do
 	[ -e "$root/modules/${ko##*/}" ] && warn "two modules named ${ko##*/}; keeping $ko"
 	cp "$ko" "$root/modules/"
 	nmod=$((nmod + 1))
-done < <(find "$OUT" -name '*.ko' -print0 2>/dev/null)
+done < <(built_modules)
 
 if [ -d "$guest_dir" ]; then
 	cp -a "$guest_dir/." "$root/selftests/"
