@@ -144,30 +144,24 @@ select_kernel() {
 		# Debian 12's own bookworm kernel: make setup installs the packages
 		KFETCH_SUITE='' KPKG_VERSION=''
 		KTARBALL=/usr/src/$KPKG.tar.xz KCONFIG_DIR=/usr/src/$KCFGPKG
-		KLLVM=1
-		# the backport of the 7.3 series: the same tests as 7.3's
-		KTESTMOD=1 KTESTMOD_SRC=$REPO_ROOT/selftests/kmod
-		KKUNIT='spinlock_kunit:spinlock_api irqwait_kunit:spinlock_irqwait'
-		KKUNITCONFIG=arch/x86/lib/cool_spinlock.kunitconfig
-		KIRQWAIT_PARAM=spinlock.irqwait_us
-		KIRQWAIT_PV=off
-		KIRQWAIT_WAITS='queued_spin_lock_irqwait_slowpath queued_write_lock_irqwait_slowpath' ;;
+		KLLVM=1 ;;
 	7.3)
 		# Debian 13's backports (arch all): fetched into the cache
 		KFETCH_SUITE=trixie-backports KPKG_VERSION='7.3.4-1~bpo13+1'
 		KTARBALL=$COOL_CACHE/pkg/$KPKG/usr/src/$KPKG.tar.xz
 		KCONFIG_DIR=$COOL_CACHE/pkg/$KCFGPKG/usr/src/$KCFGPKG
 		# 7.3 wants clang >= 17 (Documentation/process/changes.rst)
-		KLLVM=-19
-		# the series has KUnit suites and locktorture cases only; the
-		# project builds test_cool_spinlock.ko out of tree (selftests/kmod)
-		KTESTMOD=1 KTESTMOD_SRC=$REPO_ROOT/selftests/kmod
-		KKUNIT='spinlock_kunit:spinlock_api irqwait_kunit:spinlock_irqwait'
-		KKUNITCONFIG=arch/x86/lib/cool_spinlock.kunitconfig
-		KIRQWAIT_PARAM=spinlock.irqwait_us
-		KIRQWAIT_PV=off
-		KIRQWAIT_WAITS='queued_spin_lock_irqwait_slowpath queued_write_lock_irqwait_slowpath' ;;
+		KLLVM=-19 ;;
 	esac
+	# Both series (7.3 and its 6.12 backport) carry KUnit suites and
+	# locktorture cases only; the project builds test_cool_spinlock.ko
+	# out of tree (selftests/kmod)
+	KTESTMOD=1 KTESTMOD_SRC=$REPO_ROOT/selftests/kmod
+	KKUNIT='spinlock_kunit:spinlock_api irqwait_kunit:spinlock_irqwait'
+	KKUNITCONFIG=arch/x86/lib/cool_spinlock.kunitconfig
+	KIRQWAIT_PARAM=spinlock.irqwait_us
+	KIRQWAIT_PV=off
+	KIRQWAIT_WAITS='queued_spin_lock_irqwait_slowpath queued_write_lock_irqwait_slowpath'
 	HARNESS_TREE=$COOL_CACHE/src/$KPKG
 	TREE=${COOL_TREE:-$HARNESS_TREE}
 	USER_TREE=0
