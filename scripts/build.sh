@@ -10,7 +10,7 @@
 # Output in $COOL_CACHE/out/VER/NAME: arch/x86/boot/bzImage, *.ko, build.log (full
 # make output), warnings.txt (grep -E 'warning:|objtool:' build.log).
 # A kernel whose test module the project builds out of tree (scripts/lib.sh
-# select_kernel KTESTMOD_SRC: 7.3's selftests/kmod) gets it after the kernel,
+# select_kernel KTESTMOD_SRC: selftests/kmod) gets it after the kernel,
 # when the config has modules: the source is copied to OUT/kmod/ and built
 # there with make -C OUT M=OUT/kmod W=1 modules (its output in build.log
 # too; qemu-boot/initramfs.sh takes every *.ko of OUT).

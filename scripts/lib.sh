@@ -123,10 +123,10 @@ hash_stdin() { sha256sum | cut -d' ' -f1; }
 # -19 clang-19, for a kernel that wants a newer clang than Debian 12's
 # default 14), KTESTMOD (1: the kernel has test_cool_spinlock.ko, the
 # guest runner's COOL_TESTMOD), KTESTMOD_SRC (where that module's source
-# is when the project builds it out of tree, scripts/build.sh; empty: the
-# kernel's series carries it in lib/), KIRQWAIT_PARAM (the interrupt-
-# enabled wait's budget on the command line, us), KIRQWAIT_PV (on: the wait
-# runs under paravirt spinlocks too; off: not, as both series do) and KIRQWAIT_WAITS (the
+# is when the project builds it out of tree, scripts/build.sh),
+# KIRQWAIT_PARAM (the interrupt-enabled wait's budget on the command line,
+# us), KIRQWAIT_PV (on: the wait runs under paravirt spinlocks too; off:
+# not, as both series do) and KIRQWAIT_WAITS (the
 # functions whose stacks lock:contention_begin of that wait has, spinlock
 # then write lock: the guest runner's tracepoint token), HARNESS_TREE,
 # TREE, USER_TREE,
@@ -369,11 +369,8 @@ user_tree_check() {
 	"$KVER".*) ;;
 	*) die "COOL_TREE=$TREE is Linux $v, not kernel $KVER" "set KERNEL to its version (make KERNEL=${v%.*} ...), one of: $COOL_KERNELS" ;;
 	esac
-	# the series' test module is in lib/ only where the series carries it
-	# (KTESTMOD_SRC empty: 6.12's)
-	if ! grep -q '^config COOL_SPINLOCK$' "$TREE/arch/x86/Kconfig" 2>/dev/null ||
-		{ [ -z "$KTESTMOD_SRC" ] && [ ! -f "$TREE/lib/test_cool_spinlock.c" ]; }; then
-		die "COOL_TREE=$TREE does not carry the series (no CONFIG_COOL_SPINLOCK in arch/x86/Kconfig$([ -n "$KTESTMOD_SRC" ] || echo ', or no lib/test_cool_spinlock.c'))" \
+	if ! grep -q '^config COOL_SPINLOCK$' "$TREE/arch/x86/Kconfig" 2>/dev/null; then
+		die "COOL_TREE=$TREE does not carry the series (no CONFIG_COOL_SPINLOCK in arch/x86/Kconfig)" \
 			"apply it there yourself (git -C $TREE am $PATCH_DIR/0*.patch, cover letter excluded); the harness never changes your tree"
 	fi
 	if [ -f "$TREE/.config" ] || [ -d "$TREE/include/config" ]; then

@@ -288,8 +288,8 @@ case $IRQWAIT_PARAM in
 esac
 
 # COOL_IRQWAIT_PV=off (both series): the kernel does not wait with
-# interrupts on while paravirt spinlocks are in use (Xen PV, KVM), whatever the budget
-# says; the boot log says whether they are ("PV spinlocks enabled"), read
+# interrupts on while paravirt spinlocks are in use (Xen PV, KVM),
+# whatever the budget says; the boot log says whether they are ("PV spinlocks enabled"), read
 # once here, before tokens can push it out of the buffer.
 PV_SPINLOCKS=0
 dmesg 2>/dev/null | grep -q 'PV spinlocks enabled' && PV_SPINLOCKS=1
