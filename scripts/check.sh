@@ -1,23 +1,34 @@
 #!/bin/bash
 # check.sh - 'make check': is the series ready for the list?
 #
-# Usage: scripts/check.sh [--kernel VER] [--only LIST] [--dry-run] [--help]
+# Usage: scripts/check.sh [--kernel VER] [--only LIST] [--configs LIST] [--dry-run] [--help]
 #   --kernel VER  the series to check: 7.3's (patches/) or 6.12's
 #                 (patches/6.12/); env KERNEL, default scripts/lib.sh
 #                 COOL_DEFAULT_KERNEL
 #   --only LIST   comma-separated subset of:
 #                 checkpatch  scripts/checkpatch.pl --strict on every patch
 #                 apply       git am of the series on a pristine worktree
-#                 bisect      every patch builds and boots with COOL on and
-#                             off (slow: one incremental build and one boot,
-#                             locktorture, per patch and config)
+#                 bisect      every patch builds without a new warning and
+#                             boots a short locktorture, on every config of
+#                             --configs with COOL on and off (slow: one
+#                             incremental build and one boot per patch and
+#                             config; hours for the whole matrix)
 #                 warnings    the top of the series adds no build or objtool
 #                             warning (cool vs stock build logs)
 #                 maintainers get_maintainer.pl names recipients (make send
 #                             addresses through b4 prep --auto-to-cc; nothing is kept)
 #                 lint        shellcheck of every script (scripts/lint.sh)
 #                 (default: all)
-# Environment: COOL_CHECK_ONLY.
+#   --configs LIST  comma-separated scenarios whose configs bisect builds,
+#                 each with COOL on and off; one that does not apply to the
+#                 kernel is left out and said so (default: cool,
+#                 preempt-none, preempt-lazy, xen, i386: minimal
+#                 PREEMPT_DYNAMIC, the static model (6.12: PREEMPT_NONE
+#                 without PREEMPT_COUNT; 7.3: PREEMPT_LAZY, x86 has no
+#                 PREEMPT_NONE), Xen PV dom0 (PARAVIRT_XXL, pv spinlocks),
+#                 i386)
+# Environment: COOL_CHECK_ONLY, COOL_CHECK_CONFIGS, COOL_CHECK_TESTS (the
+# bisect boots' tests, default two 5 s locktorture runs).
 #
 # Each check prints one 'ok'/'not ok' line (KTAP); the last line is
 # 'N passed, N failed'. Exit codes: 0 all checks passed, 1 a check failed,
@@ -27,12 +38,16 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 
 only=${COOL_CHECK_ONLY:-checkpatch,apply,bisect,warnings,maintainers,lint}
+configs=${COOL_CHECK_CONFIGS:-cool,preempt-none,preempt-lazy,xen,i386}
+check_tests=${COOL_CHECK_TESTS:-locktorture:spin_lock:5 locktorture:rw_lock_irq:5}
 dry_run=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) [ $# -ge 2 ] || usage_error "--kernel needs a value"; select_kernel "$2"; shift ;;
 	--kernel=*) select_kernel "${1#*=}" ;;
 	--only) only=${2:?--only needs a value}; shift ;;
+	--configs) [ $# -ge 2 ] || usage_error "--configs needs a value"; configs=$2; shift ;;
+	--configs=*) configs=${1#*=} ;;
 	--dry-run) dry_run=1 ;;
 	-h | --help) show_help; exit 0 ;;
 	*) usage_error "unknown option $1" ;;
@@ -46,8 +61,13 @@ mapfile -t patches < <(series_patches)
 [ "${#patches[@]}" -gt 0 ] || die "no patches in $PATCH_DIR"
 tag=$(base_tag)
 
+for s in ${configs//,/ }; do
+	[ -f "$SCENARIO_DIR/$s.conf" ] || usage_error "--configs: no scenario '$s' (no $SCENARIO_DIR/$s.conf)"
+done
+
 if [ "$dry_run" = 1 ]; then
 	echo "check plan: kernel $KVER, ${#patches[@]} patches of ${PATCH_DIR#"$REPO_ROOT"/}/ on $tag: $only"
+	! want bisect || echo "bisect: patches 0 (base) to ${#patches[@]}, configs $configs, COOL on and off each; boots: $check_tests"
 	exit 0
 fi
 
@@ -138,13 +158,15 @@ fi
 # The scenario's config is copied in before every build: olddefconfig at a
 # commit that does not know CONFIG_COOL_SPINLOCK drops it, and a kept
 # .config would then build the later patches with COOL off. Once the
-# commit has the option, the config must still have the scenario's value.
+# commit has the option, the config must still have the config's value.
+# The build stamps are fixed (KBUILD_BUILD_*), so a patch that changes
+# nothing a config builds gives the same image as the patch before it.
 build_at() {
 	local want_cool have_cool
 	git -C "$wt" checkout -q "$1"
 	mkdir -p "$3"
 	cp "$2" "$3/.config"
-	make -s -C "$wt" O="$3" olddefconfig > /dev/null 2>&1 || return 1
+	make -s -C "$wt" O="$3" "${KMAKE_ARCH[@]}" olddefconfig > /dev/null 2>&1 || return 1
 	if grep -q '^config COOL_SPINLOCK$' "$wt/arch/x86/Kconfig"; then
 		want_cool=$(grep -c '^CONFIG_COOL_SPINLOCK=y' "$2" || true)
 		have_cool=$(grep -c '^CONFIG_COOL_SPINLOCK=y' "$3/.config" || true)
@@ -154,42 +176,103 @@ build_at() {
 		fi
 		echo "# $(git -C "$wt" log -1 --format=%h "$1"): COOL_SPINLOCK=$([ "$have_cool" = 1 ] && echo y || echo n)"
 	fi
-	make -C "$wt" O="$3" -j"$(($(nproc) + 1))" CC="ccache gcc" bzImage modules > "$3/build.log" 2>&1
+	KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 1970' KBUILD_BUILD_VERSION=1 \
+		KBUILD_BUILD_USER=check KBUILD_BUILD_HOST=check \
+		make -C "$wt" O="$3" "${KMAKE_ARCH[@]}" -j"$(($(nproc) + 1))" CC="ccache gcc" \
+		bzImage modules > "$3/build.log" 2>&1
 }
 
-# Every patch, COOL on and off: build it, then boot what was built
-# (scenarios check-cool and check-stock: locktorture, which every patch has,
-# judged like any boot: COOL-EXIT reached, clean console). One result per
-# patch and config; boot results in results/<stamp>/check/.
+# build_warnings LOG: the compiler's and objtool's warnings of a build log,
+# without line and column numbers (a patch above moves them).
+build_warnings() {
+	grep -E 'warning:' "$1" | sed -E 's/:[0-9]+(:[0-9]+)?:/:/' | sort -u || true
+}
+
+# image_id OUTDIR: a hash of what a boot runs (bzImage and every module).
+image_id() {
+	{
+		sha256sum "$1/arch/x86/boot/bzImage"
+		find "$1" -name '*.ko' -print0 | sort -z | xargs -0 -r sha256sum | sed "s|$1/||"
+	} | sed 's/ .*\/boot\/bzImage$/ bzImage/' | sha256sum | cut -c1-16
+}
+
+# Every patch, on every config of $configs with COOL on and with COOL off
+# (the scenario's config with CONFIG_COOL_SPINLOCK disabled): build it,
+# with no warning the base tree's build of that config lacks, then boot
+# what was built with the scenario's machine (COOL_BUILD: the check's
+# build dir) and $check_tests, judged like any boot: COOL-EXIT reached,
+# clean console. "patch 0" is the pristine base, the baseline of the
+# warnings and the control of the boot. A build whose image (bzImage and
+# modules) is byte-identical to the last one booted is not booted again:
+# the result says so. Boot results in results/<stamp>/check-VER/.
 if want bisect && [ "$applied" = 1 ]; then
-	for s in stock cool; do
-		[ -f "$OUT_ROOT/$s/.config" ] || "$REPO_ROOT/scripts/config.sh" --scenario "$s" > /dev/null
-	done
 	resroot=$(default_results_dir "check-$KVER")
-	i=0
-	for c in $(git -C "$wt" rev-list --reverse "$tag..HEAD"); do
-		i=$((i + 1))
-		subj=$(git -C "$wt" log -1 --format=%s "$c")
-		for s in stock cool; do
-			info "check: building '$subj' with $s config"
-			echo "# patch $i ($s): $subj"
-			if ! build_at "$c" "$OUT_ROOT/$s/.config" "$OUT_ROOT/check-$s"; then
-				echo "# build failed: $OUT_ROOT/check-$s/build.log"
-				result 1 "patch${i}_${s}_builds_and_boots"
-				continue
-			fi
-			info "check: booting '$subj' with $s config"
-			# result's kernel_head names the harness tree; this names the patch
-			mkdir -p "$resroot/p$i-$s"
-			git -C "$wt" log -1 --format='%H %s' "$c" > "$resroot/p$i-$s/patch"
-			if "$REPO_ROOT/qemu-boot/boot.sh" --scenario "check-$s" \
-				--results-dir "$resroot/p$i-$s" > "$tmp/boot" 2>&1; then
-				result 0 "patch${i}_${s}_builds_and_boots"
-			else
-				echo "# boot failed (boot.sh rc $?): $resroot/p$i-$s"
-				sed 's/^/#   /' "$tmp/boot" | tail -5
-				result 1 "patch${i}_${s}_builds_and_boots"
-			fi
+	mapfile -t commits < <(git -C "$wt" rev-list --reverse "$tag..HEAD")
+	commits=("$tag" "${commits[@]}")
+	head=$(git -C "$wt" rev-parse HEAD)
+	for s in ${configs//,/ }; do
+		if ! read -r scen_out karch llvm < <( (load_scenario "$s" &&
+			printf '%s %s %s\n' "$OUT" "$KARCH" "${KMAKE_LLVM[*]-none}") 2> "$tmp/why"); then
+			echo "# config $s: not checked on $KVER: $(sed -n 's/^[^:]*: error: //p' "$tmp/why" | head -n 1)"
+			continue
+		fi
+		if [ "$llvm" != none ]; then
+			echo "# config $s: an LLVM scenario; check-bisect builds with gcc: not checked"
+			continue
+		fi
+		"$REPO_ROOT/scripts/config.sh" --scenario "$s" > "$tmp/config.log" 2>&1 ||
+			{ sed 's/^/# /' "$tmp/config.log" | tail -5; result 1 "config_${s}"; continue; }
+		for side in on off; do
+			build=check-$s-$side
+			cfg=$tmp/$build.config
+			cp "$scen_out/.config" "$cfg"
+			[ "$side" = on ] || "$wt/scripts/config" --file "$cfg" --disable COOL_SPINLOCK
+			KMAKE_ARCH=("ARCH=$karch")
+			booted_id='' booted_patch=''
+			for i in "${!commits[@]}"; do
+				c=${commits[$i]}
+				name=patch${i}_${s//-/_}_cool_${side}
+				subj=$(git -C "$wt" log -1 --format=%s "$c")
+				[ "$i" != 0 ] || subj="base $tag"
+				info "check: $s, COOL $side, patch $i: $subj"
+				echo "# patch $i ($s, COOL $side): $subj"
+				if ! build_at "$c" "$cfg" "$OUT_ROOT/$build"; then
+					echo "# build failed: $OUT_ROOT/$build/build.log"
+					grep -E 'error|Error' "$OUT_ROOT/$build/build.log" | head -5 | sed 's/^/#   /'
+					result 1 "$name"
+					continue
+				fi
+				build_warnings "$OUT_ROOT/$build/build.log" > "$tmp/w"
+				if [ "$i" = 0 ]; then
+					cp "$tmp/w" "$tmp/w.base"
+					[ ! -s "$tmp/w" ] || sed 's/^/# base warning: /' "$tmp/w"
+				elif comm -13 "$tmp/w.base" "$tmp/w" | grep -q .; then
+					echo "# new warnings:"
+					comm -13 "$tmp/w.base" "$tmp/w" | head -10 | sed 's/^/#   /'
+					result 1 "$name"
+					continue
+				fi
+				id=$(image_id "$OUT_ROOT/$build")
+				if [ "$id" = "$booted_id" ]; then
+					echo "# image $id is the one patch $booted_patch booted: not booted again"
+					result 0 "$name"
+					continue
+				fi
+				rdir=$resroot/p$i-$s-$side
+				mkdir -p "$rdir"
+				# result's kernel_head names the harness tree; this names the patch
+				git -C "$wt" log -1 --format='%H %s' "$c" > "$rdir/patch"
+				if COOL_BUILD=$build COOL_TESTS=$check_tests "$REPO_ROOT/qemu-boot/boot.sh" \
+					--scenario "$s" --results-dir "$rdir" > "$tmp/boot" 2>&1; then
+					booted_id=$id booted_patch=$i
+					result 0 "$name"
+				else
+					echo "# boot failed (boot.sh rc $?): $rdir"
+					sed 's/^/#   /' "$tmp/boot" | tail -5
+					result 1 "$name"
+				fi
+			done
+			[ "$(git -C "$wt" rev-parse HEAD)" = "$head" ] || git -C "$wt" checkout -q "$head"
 		done
 	done
 fi

@@ -230,6 +230,8 @@ list_scenarios() {
 # COOL_BOOT_ARGS COOL_TESTS COOL_HYPERVISOR COOL_ICOUNT
 # COOL_SELFTEST_STARVE_SHARE COOL_HOST (xen, or native: a HOST=xen
 # scenario's kernel booted without Xen) COOL_HOST_CPUS COOL_HOST_ARGS
+# COOL_BUILD (the build dir's name: boot another build, as make
+# check-bisect's per-patch builds, with the scenario's machine)
 # (prefixed so a stray ARCH=arm64 in a kernel developer's environment
 # cannot change a scenario).
 load_scenario() {
@@ -273,6 +275,7 @@ load_scenario() {
 	TIMEOUT=${COOL_TIMEOUT:-$TIMEOUT}
 	BOOT_ARGS=${COOL_BOOT_ARGS:-$BOOT_ARGS}
 	TESTS=${COOL_TESTS:-$TESTS}
+	BUILD=${COOL_BUILD:-$BUILD}
 	HYPERVISOR=${COOL_HYPERVISOR:-$HYPERVISOR}
 	case $HYPERVISOR in 0 | 1) ;; *) die_rc "$E_USAGE" "scenario $name: HYPERVISOR='$HYPERVISOR' is not 0 or 1" ;; esac
 	ICOUNT=${COOL_ICOUNT:-$ICOUNT}

@@ -8,8 +8,9 @@
 #                run; env COOL_SETUP_FOR).  run = build + boot + test (make,
 #                make test); xen adds the Xen hypervisor (below); matrix adds
 #                clang, lld and llvm (scenarios with LLVM=1) and Xen; check
-#                adds checkpatch's python modules and b4; bench adds gnuplot,
-#                the clang tools and Xen; send adds b4; all is everything.
+#                adds checkpatch's python modules, b4 and Xen (check-bisect
+#                boots Xen PV); bench adds gnuplot, the clang tools and
+#                Xen; send adds b4; all is everything.
 #   --kernel VER the kernel to set up (env KERNEL, as make KERNEL=VER passes
 #                it; default: every kernel, 7.3 and 6.12)
 #   --scenario A,B  the scenarios about to run (make: SCENARIO; make test:
@@ -74,7 +75,8 @@ case $what in
 run) pkgs=("${run_pkgs[@]}") ;;
 xen) pkgs=("${run_pkgs[@]}") need_xen=1 ;;
 matrix) pkgs=("${run_pkgs[@]}" "${llvm_pkgs[@]}") need_xen=1 ;;
-check | send) pkgs=("${run_pkgs[@]}" "${check_pkgs[@]}") ;;
+check) pkgs=("${run_pkgs[@]}" "${check_pkgs[@]}") need_xen=1 ;; # check-bisect boots Xen PV
+send) pkgs=("${run_pkgs[@]}" "${check_pkgs[@]}") ;;
 bench) pkgs=("${run_pkgs[@]}" "${bench_pkgs[@]}" "${llvm_pkgs[@]}") need_xen=1 ;;
 all) pkgs=("${run_pkgs[@]}" "${check_pkgs[@]}" "${bench_pkgs[@]}" "${llvm_pkgs[@]}") need_xen=1 ;;
 *) usage_error "--for wants run, xen, matrix, check, bench, send or all, got '$what'" ;;
