@@ -61,13 +61,21 @@ mapfile -t patches < <(series_patches)
 [ "${#patches[@]}" -gt 0 ] || die "no patches in $PATCH_DIR"
 tag=$(base_tag)
 
+# The configs of $configs that apply to the kernel ($run_configs) and
+# those that do not ($skipped_configs: their scenarios' KERNELS).
+run_configs='' skipped_configs=''
 for s in ${configs//,/ }; do
 	[ -f "$SCENARIO_DIR/$s.conf" ] || usage_error "--configs: no scenario '$s' (no $SCENARIO_DIR/$s.conf)"
+	if (load_scenario "$s") > /dev/null 2>&1; then
+		run_configs+=" $s"
+	else
+		skipped_configs+=" $s"
+	fi
 done
 
 if [ "$dry_run" = 1 ]; then
 	echo "check plan: kernel $KVER, ${#patches[@]} patches of ${PATCH_DIR#"$REPO_ROOT"/}/ on $tag: $only"
-	! want bisect || echo "bisect: patches 0 (base) to ${#patches[@]}, configs $configs, COOL on and off each; boots: $check_tests"
+	! want bisect || echo "bisect: patches 0 (base) to ${#patches[@]}, configs${run_configs:- none}, COOL on and off each${skipped_configs:+ (not configs of $KVER:$skipped_configs)}; boots: $check_tests"
 	exit 0
 fi
 
@@ -210,7 +218,10 @@ if want bisect && [ "$applied" = 1 ]; then
 	mapfile -t commits < <(git -C "$wt" rev-list --reverse "$tag..HEAD")
 	commits=("$tag" "${commits[@]}")
 	head=$(git -C "$wt" rev-parse HEAD)
-	for s in ${configs//,/ }; do
+	for s in $skipped_configs; do
+		echo "# config $s: not a config of $KVER (its scenario's KERNELS), not checked"
+	done
+	for s in $run_configs; do
 		if ! read -r scen_out karch llvm < <( (load_scenario "$s" &&
 			printf '%s %s %s\n' "$OUT" "$KARCH" "${KMAKE_LLVM[*]-none}") 2> "$tmp/why"); then
 			echo "# config $s: not checked on $KVER: $(sed -n 's/^[^:]*: error: //p' "$tmp/why" | head -n 1)"

@@ -33,7 +33,9 @@ sed "s/@TEST_RUNS@/${COOL_TEST_RUNS:-see the Makefile}/" <<'TXT'
                       kernel knob (which kernel, scenario, fragments, build dirs; dry runs only)
   make check          checkpatch --strict, git am on pristine, every patch built and booted, new warnings,
                       get_maintainer recipients, shellcheck (KTAP, N passed, N failed)
-  make check-bisect   only: every patch builds and boots (locktorture) with COOL on and off
+  make check-bisect   only: every patch builds (no new warning) and boots (locktorture) with COOL on
+                      and off, on COOL_CHECK_CONFIGS (default cool, preempt-none or preempt-lazy,
+                      xen, i386): hours
   make bench          measure stock vs cool on KERNEL -> docs/results.md, plots, docs/data/bench.txt
   make soak           locktorture matrix with CPU hotplug, 10 min/scenario -> docs/reliability.md
   make series-export  each kernel's series (KERNEL=: that one's) and cover letter from branch 'dev' of its tree

@@ -195,7 +195,15 @@ kernel_version() {
 	awk -F' = ' '/^VERSION =/{v=$2} /^PATCHLEVEL =/{p=$2} /^SUBLEVEL =/{s=$2}
 		END{ if (v != "") printf "%s.%s.%s\n", v, p, s }' "$1/Makefile"
 }
-base_tag() { printf 'v%s-debian\n' "$(kernel_version "$TREE")"; }
+# base_tag: the tag of the pristine tree (v<version>-debian); before the
+# tree is made (a dry run on a fresh cache), the kernel's own name.
+base_tag() {
+	if [ -f "$TREE/Makefile" ]; then
+		printf 'v%s-debian\n' "$(kernel_version "$TREE")"
+	else
+		printf 'v%s.x-debian (tree not made yet)\n' "$KVER"
+	fi
+}
 
 tree_git() { git -C "$TREE" "$@"; }
 

@@ -121,6 +121,20 @@ case "$all" in *7.3:stock*6.12:cool*) r=0 ;; *) r=1 ;; esac
 case "$one" in *6.12:*) r=1 ;; *7.3:stock*) ;; *) r=1 ;; esac
 ok_if make_test_lists "$r" "all: $all; KERNEL=7.3: $one"
 
+# make check-bisect's matrix: each kernel's configs (the static model is
+# preempt-none on 6.12, preempt-lazy on 7.3), and a per-patch build booted
+# with a scenario's machine (COOL_BUILD).
+p6=$("$REPO_ROOT/scripts/check.sh" --kernel 6.12 --only bisect --dry-run 2>&1 | grep '^bisect:')
+p7=$("$REPO_ROOT/scripts/check.sh" --kernel 7.3 --only bisect --dry-run 2>&1 | grep '^bisect:')
+case "$p6|$p7" in
+*"configs cool preempt-none xen i386, COOL on and off each (not configs of 6.12: preempt-lazy)"*"|"*"configs cool preempt-lazy xen i386, COOL on and off each (not configs of 7.3: preempt-none)"*) r=0 ;;
+*) r=1 ;;
+esac
+ok_if check_bisect_matrix "$r" "6.12: $p6; 7.3: $p7"
+out=$(COOL_BUILD=check-xen-off "$REPO_ROOT/qemu-boot/boot.sh" --kernel 7.3 --scenario xen --dry-run 2>&1)
+echo "$out" | grep -q "$COOL_CACHE/out/7.3/check-xen-off/arch/x86/boot/bzImage" && echo "$out" | grep -q 'Xen PV dom0'
+ok_if cool_build_override "$?" "$(echo "$out" | grep -m1 bzImage)"
+
 echo "1..$n"
 echo "# Totals: pass:$pass fail:$fail skip:0"
 echo "$pass passed, $fail failed"
