@@ -84,18 +84,29 @@ tmp=$(mktemp -d)
 # A fixed worktree path, not one under $tmp: the compiler sees absolute
 # -I paths of the source tree, so ccache only hits between runs when the
 # path stays the same. A worktree left by a killed run is removed first.
+# Only the checks that build or apply use it, under a lock per kernel: a
+# checkpatch-only run beside a check-bisect once removed the worktree
+# the bisect was building ("fatal: not a git repository", every later
+# patch "build failed").
 wt=$COOL_CACHE/check-worktree-$KVER
+have_wt=0
 remove_worktree() {
 	git -C "$TREE" worktree remove --force "$wt" > /dev/null 2>&1 || true
 	rm -rf "$wt"
 	git -C "$TREE" worktree prune
 }
-remove_worktree
 cleanup() {
-	remove_worktree
+	[ "$have_wt" = 0 ] || remove_worktree
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
+if want apply || want bisect || want warnings; then
+	exec 8> "$COOL_CACHE/check-$KVER.lock"
+	flock -n 8 || die "another make check on kernel $KVER is using $wt" \
+		"wait for it, or run the checks that need no tree (--only checkpatch,maintainers,lint)"
+	have_wt=1
+	remove_worktree
+fi
 
 n=0 pass=0 fail=0
 result() { # result 0|1 NAME
