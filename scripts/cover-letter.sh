@@ -252,11 +252,9 @@ numbers() {
 			sm=$(get "irqlat.icount.stock.$h.median_ns") cm=$(get "irqlat.icount.cool.$h.median_ns")
 			printf '  %-7s %9sns %9sns %6s %9sns %9sns %6s\n' "${h}us" "$sm" "$cm" "$(ratio "$sm" "$cm")" "$s" "$c" "$(ratio "$s" "$c")"
 		done
-		echo
-		echo "The same in wall-clock time (multi-threaded TCG, 4 vCPU threads on 2"
-		echo "host cores) at a 1 ms hold: median $(lower_by "$(get irqlat.mttcg.stock.1000.median_ns)" "$(get irqlat.mttcg.cool.1000.median_ns)"), worst case"
-		echo "$(lower_by "$(get irqlat.mttcg.stock.1000.max_ns)" "$(get irqlat.mttcg.cool.1000.max_ns)") ($(get irqlat.mttcg.stock.1000.max_ns) -> $(get irqlat.mttcg.cool.1000.max_ns) ns); the worst cases"
-		echo "of both kernels there are host scheduling outliers, not the lock."
+		# The wall-clock (multi-threaded TCG) table of the same run is in
+		# docs/results.md only: on 2 shared host cores it measures the host
+		# as much as the lock.
 	fi
 	# locktorture write acquisitions, cool/stock of the medians of the
 	# boots (keys SEC.KERNEL.TYPE.VCPUS.BOOT), of bench.sh section $1

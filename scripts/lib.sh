@@ -544,13 +544,6 @@ ratio() {
 	awk -v a="${1:-0}" -v b="${2:-0}" 'BEGIN { if (a > 0 && b > 0) printf "%.2f", a / b; else print "n/a" }'
 }
 
-# lower_by STOCK COOL: "N.NNx lower" when COOL is the smaller, else
-# "N.NNx higher" (scripts/cover-letter.sh).
-lower_by() {
-	awk -v a="${1:-0}" -v b="${2:-0}" 'BEGIN { if (a <= 0 || b <= 0) print "n/a"
-		else if (a >= b) printf "%.2fx lower", a / b; else printf "%.2fx higher", b / a }'
-}
-
 # callers_stats BENCH_TXT KERNEL WORKLOAD [PREFIX]: "median min max boots
 # xmedian xmin xmax" of a workload's instructions per iteration over the
 # boots of make bench's callers section (keys PREFIX.KERNEL.WORKLOAD.BOOT,

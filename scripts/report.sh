@@ -402,9 +402,12 @@ text.debian:Debian cloud-amd64, modules off:debian-stock / debian:COOL_BENCH_DEB
 		echo
 		irqlat_table icount
 		echo "- **wall-clock time** (multi-threaded TCG, 4 vCPU threads on 2 host"
-		echo "  cores). The max column of both kernels includes host scheduling"
-		echo "  outliers of milliseconds that have nothing to"
-		echo "  do with the lock (see the 10 us row, whose hold is far shorter)."
+		echo "  cores). These depend on everything else the two host cores run:"
+		echo "  the max column of both kernels holds host scheduling outliers of"
+		echo "  milliseconds, and a run beside other work measures the host, not"
+		echo "  the lock (a stock median far below three quarters of the hold is"
+		echo "  one sign: stock cannot take the IPI before the lock is free). Read"
+		echo "  them only from a run on an otherwise idle host."
 		echo
 		irqlat_table mttcg
 		echo "irq latency ratio: $(ratio "$(get irqlat.icount.stock.1000.max_ns)" "$(get irqlat.icount.cool.1000.max_ns)")"
