@@ -61,13 +61,16 @@ mapfile -t patches < <(series_patches)
 [ "${#patches[@]}" -gt 0 ] || die "no patches in $PATCH_DIR"
 tag=$(base_tag)
 
-# The configs of $configs that apply to the kernel ($run_configs) and
+# The configs of $configs that apply to the kernel ($run_configs, with
+# each one's build dir, kernel ARCH and LLVM setting in $scen_info) and
 # those that do not ($skipped_configs: their scenarios' KERNELS).
 run_configs='' skipped_configs=''
+declare -A scen_info=()
 for s in ${configs//,/ }; do
 	[ -f "$SCENARIO_DIR/$s.conf" ] || usage_error "--configs: no scenario '$s' (no $SCENARIO_DIR/$s.conf)"
-	if (load_scenario "$s") > /dev/null 2>&1; then
+	if info=$( (load_scenario "$s" && printf '%s %s %s\n' "$OUT" "$KARCH" "${KMAKE_LLVM[*]-none}") 2> /dev/null); then
 		run_configs+=" $s"
+		scen_info[$s]=$info
 	else
 		skipped_configs+=" $s"
 	fi
@@ -233,11 +236,7 @@ if want bisect && [ "$applied" = 1 ]; then
 		echo "# config $s: not a config of $KVER (its scenario's KERNELS), not checked"
 	done
 	for s in $run_configs; do
-		if ! read -r scen_out karch llvm < <( (load_scenario "$s" &&
-			printf '%s %s %s\n' "$OUT" "$KARCH" "${KMAKE_LLVM[*]-none}") 2> "$tmp/why"); then
-			echo "# config $s: not checked on $KVER: $(sed -n 's/^[^:]*: error: //p' "$tmp/why" | head -n 1)"
-			continue
-		fi
+		read -r scen_out karch llvm <<< "${scen_info[$s]}"
 		if [ "$llvm" != none ]; then
 			echo "# config $s: an LLVM scenario; check-bisect builds with gcc: not checked"
 			continue
