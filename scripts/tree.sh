@@ -129,6 +129,11 @@ if ! tree_git rev-parse -q --verify "refs/heads/$BASE_BRANCH" >/dev/null; then
 fi
 tree_git rev-parse -q --verify "refs/tags/$(base_tag)" >/dev/null ||
 	tree_git tag "$(base_tag)" "$BASE_BRANCH"
+# No automatic gc: the tree's ~90,000 loose objects make the first git am
+# start "git gc --auto" in the background, which repacks the whole kernel
+# for minutes and inherits the open lock file of scripts/series.sh, so
+# every other build of the kernel waits for the repack.
+[ "$(tree_git config gc.auto || true)" = 0 ] || tree_git config gc.auto 0
 base_is_deterministic
 tree_ok || die "tree at $TREE is still incomplete" "remove it and run make tree again"
 info "tree ready: $TREE ($(base_tag))"
