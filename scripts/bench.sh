@@ -45,12 +45,26 @@
 #   --rival-torture-repeats N  boots per kernel of the rivals' locktorture
 #                      (default 3; env COOL_RIVAL_TORTURE_REPEATS)
 #   --smp-list 'N ..'  vCPU counts of the scaling runs, wall-clock locktorture
-#                      under multi-threaded TCG (default '1 2 4': 8 vCPUs on
-#                      this 2-core host measure lock-waiter preemption, not
-#                      the lock)
+#                      under multi-threaded TCG (default '2': one vCPU per
+#                      host core; 4 vCPUs on this 2-core host measure
+#                      lock-waiter preemption, not the lock, and 1 vCPU is
+#                      the uncontended row of the throughput section)
+#   --scaling-repeats N  boots per kernel and vCPU count of the scaling
+#                      section (default 10: the wall clock needs more than
+#                      instruction time for a confidence interval)
 #   --icount-smp-list 'N ..'
 #                      vCPU counts of the throughput runs, the same locktorture
 #                      in instruction time, -icount shift=0 (default '1 2 4')
+#   --hypervisor-smp-list 'N ..'
+#                      vCPU counts at which the throughput section also boots
+#                      stock and cool on a guest CPU with the CPUID
+#                      hypervisor bit (virt_spin_lock()'s test-and-set lock,
+#                      as in a VM without pv spinlocks; default '4', '' for
+#                      none)
+#   --torture-types 'T ..'
+#                      locktorture types of the scaling and throughput
+#                      sections (default 'spin_lock spin_lock_irq rw_lock
+#                      rw_lock_irq'; the _irq types take the irqsave APIs)
 #   --irqwait-list 'N ..'
 #                      cool_irqwait= budgets (microseconds) of the irqwait
 #                      runs: irq_starve and irqlat in instruction time
@@ -61,8 +75,8 @@
 #   --workload-iters N lockload iterations per workload (default 2000)
 #   --torture-secs S   seconds per locktorture run (default 10; long_hold=0, so
 #                      that random 100 ms holds do not dominate the count)
-#   --torture-repeats N  boots per kernel and vCPU count of the scaling and
-#                      throughput sections (default 5): median, min and max
+#   --torture-repeats N  boots per kernel and vCPU count of the throughput
+#                      section (default 5): median, min and max
 #   --defconfig        text: also x86_64_defconfig, stock vs cool (two full builds
 #                      of that config; env COOL_BENCH_DEFCONFIG=1)
 #   --debian           text: also Debian's cloud-amd64 config, modules off, stock
@@ -86,7 +100,8 @@
 # fails on a number. Results: DIR/bench.txt (key=value lines), then
 # scripts/report.sh turns them into docs/results.md, docs/data/ and the plots.
 # Environment: COOL_BENCH_ONLY, COOL_SMP_LIST, COOL_ICOUNT_SMP_LIST,
-# COOL_IRQWAIT_LIST, COOL_TORTURE_SECS, COOL_TORTURE_REPEATS, COOL_BENCH_REPEATS,
+# COOL_IRQWAIT_LIST, COOL_TORTURE_SECS, COOL_TORTURE_REPEATS, COOL_SCALING_REPEATS,
+# COOL_HYPERVISOR_SMP_LIST, COOL_TORTURE_TYPES, COOL_BENCH_REPEATS,
 # COOL_WORKLOAD_ITERS, COOL_XEN_REPEATS, COOL_RIVAL_GROUPS, COOL_RIVAL_KERNELS,
 # COOL_RIVAL_TORTURE_REPEATS.
 #
@@ -98,8 +113,11 @@ set -eu
 only=${COOL_BENCH_ONLY:-callers,text,pathlen,irqlat,scaling,throughput,irqwait}
 repeats=${COOL_BENCH_REPEATS:-5}
 workload_iters=${COOL_WORKLOAD_ITERS:-2000}
-smp_list=${COOL_SMP_LIST:-1 2 4}
+smp_list=${COOL_SMP_LIST:-2}
+scaling_repeats=${COOL_SCALING_REPEATS:-10}
 icount_smp_list=${COOL_ICOUNT_SMP_LIST:-1 2 4}
+hv_smp_list=${COOL_HYPERVISOR_SMP_LIST-4}
+torture_types=${COOL_TORTURE_TYPES:-spin_lock spin_lock_irq rw_lock rw_lock_irq}
 irqwait_list=${COOL_IRQWAIT_LIST:-0 200 1000 2000 5000}
 secs=${COOL_TORTURE_SECS:-10}
 torture_repeats=${COOL_TORTURE_REPEATS:-5}
@@ -120,6 +138,9 @@ while [ $# -gt 0 ]; do
 	--irqwait-list) irqwait_list=${2:?--irqwait-list needs a value}; shift ;;
 	--torture-secs) secs=${2:?--torture-secs needs a value}; shift ;;
 	--torture-repeats) torture_repeats=${2:?--torture-repeats needs a value}; shift ;;
+	--scaling-repeats) scaling_repeats=${2:?--scaling-repeats needs a value}; shift ;;
+	--hypervisor-smp-list) [ $# -ge 2 ] || usage_error "--hypervisor-smp-list needs a value"; hv_smp_list=$2; shift ;;
+	--torture-types) torture_types=${2:?--torture-types needs a value}; shift ;;
 	--repeats) repeats=${2:?--repeats needs a value}; shift ;;
 	--xen-repeats) xen_repeats=${2:?--xen-repeats needs a value}; shift ;;
 	--workload-iters) workload_iters=${2:?--workload-iters needs a value}; shift ;;
@@ -213,8 +234,8 @@ if [ "$dry_run" = 1 ]; then
 	want text && [ -n "$text_only" ] && echo "  text: other pairs kept from docs/data/bench.txt if measured on this series tree"
 	want pathlen && echo "  pathlen: boot each with -icount shift=0, 1 vCPU, bench:pathlen"
 	want irqlat && echo "  irqlat: boot each, 4 vCPUs, bench:irqlat (holds 10us to 10ms), with -icount shift=0 and with multi-threaded TCG"
-	want scaling && echo "  scaling: locktorture spin_lock and spin_lock_irq, ${secs}s, vCPUs: $smp_list (stock, cool, cool $KIRQWAIT_PARAM=0), $torture_repeats boots each"
-	want throughput && echo "  throughput: the same with -icount shift=0 (instruction time), vCPUs: $icount_smp_list, $torture_repeats boots each"
+	want scaling && echo "  scaling: locktorture $torture_types, ${secs}s each, multi-threaded TCG, vCPUs: $smp_list (stock, cool, cool $KIRQWAIT_PARAM=0), $scaling_repeats boots each"
+	want throughput && echo "  throughput: the same with -icount shift=0 (instruction time), vCPUs: $icount_smp_list, $torture_repeats boots each${hv_smp_list:+; stock and cool with the CPUID hypervisor bit at $hv_smp_list vCPUs}"
 	want rivals && for g in $rival_groups; do echo "  rivals $g: $(rival_kernels "$g"): text and call sites against the first$(case $g in defconfig) ;; i386) echo "; pathlen, locktorture at 4 vCPUs ($rival_torture_repeats boots)" ;; *) echo "; pathlen, callers ($repeats boots), locktorture at 4 vCPUs ($rival_torture_repeats boots)" ;; esac)"; done
 	want irqwait && echo "  irqwait: selftest:irq_starve,irq_starve_rw and bench:irqlat with -icount shift=0 at $KIRQWAIT_PARAM= $irqwait_list (us)"
 	want xen && echo "  xen: xen-stock and xen with -icount shift=0: bench:pathlen under Xen (PV dom0, 4 vCPUs on 2 pCPUs) and natively, $xen_repeats boots each; locktorture spin_lock and spin_lock_irq ${secs}s under Xen with lockevents (pv waits head+node, kicks sent), $torture_repeats boots each"
@@ -291,16 +312,21 @@ boot_tests() {
 	guest_cpu=$(sed -n 's/^cpu=//p' "$out/$name/result")
 }
 
-# torture_emit SEC N: the locktorture write totals of section SEC's boots
-# at N vCPUs ($out/SEC-KERNEL-N-BOOT/ktap.log) as keys SEC.KERNEL.TYPE.N.BOOT.
+# torture_emit SEC N KERNELS: the locktorture totals of section SEC's boots
+# at N vCPUs ($out/SEC-KERNEL-N-BOOT/ktap.log) as keys SEC.KERNEL.TYPE.N.BOOT
+# (write acquisitions) and, for the rwlock types, SEC.KERNEL.TYPE.reads.N.BOOT
+# (read acquisitions).
 torture_emit() {
-	local sec=$1 n=$2 v t w r
-	for r in $(seq 1 "$torture_repeats"); do
-		for v in stock cool coolnoirqwait; do
-			for t in spin_lock spin_lock_irq; do
-				w=$(sed -n "s/^# locktorture\.$t: Writes: Total: \([0-9]*\) .*/\1/p" \
-					"$out/$sec-$v-$n-$r/ktap.log" | tail -1)
+	local sec=$1 n=$2 v t w r log
+	for r in $(seq 1 "$3"); do
+		for v in $4; do
+			log=$out/$sec-$v-$n-$r/ktap.log
+			for t in $torture_types; do
+				w=$(sed -n "s/^# locktorture\.$t: Writes: Total: \([0-9]*\) .*/\1/p" "$log" | tail -1)
 				emit "$sec.$v.$t.$n.$r=${w:-0}"
+				case $t in rw_*) ;; *) continue ;; esac
+				w=$(sed -n "s/^# locktorture\.$t: .* Reads \{0,1\}: Total: \([0-9]*\) .*/\1/p" "$log" | tail -1)
+				emit "$sec.$v.$t.reads.$n.$r=${w:-0}"
 			done
 		done
 	done
@@ -321,35 +347,50 @@ bg() {
 	[ "$bg_running" -lt 2 ] || bg_wait
 }
 
-# torture_section SEC ICOUNT VCPUS: locktorture spin_lock and spin_lock_irq
-# for $secs s, $torture_repeats boots of each kernel at each vCPU count of
-# VCPUS, -icount shift=0 when ICOUNT is 1 (two boots at a time: instruction
-# time does not depend on the host), else wall-clock time (one at a time).
-# Kernels: stock, cool and 'coolnoirqwait', the cool kernel booted with
-# the wait's budget at 0 (KIRQWAIT_PARAM: 6.12 cool_irqwait=0, 7.3
-# spinlock.irqwait_us=0), which separates the cost of the call convention from that
-# of interrupt-enabled waiting. They take turns within each round, so that
-# a drift of the host's speed over the run shows in every kernel's spread.
+# torture_section SEC ICOUNT VCPUS REPEATS [HV_VCPUS]: locktorture of each
+# type of $torture_types for $secs s (long_hold=0), REPEATS boots of each
+# kernel at each vCPU count of VCPUS, -icount shift=0 when ICOUNT is 1 (two
+# boots at a time: instruction time does not depend on the host), else
+# wall-clock time (one at a time). Kernels: stock, cool and 'coolnoirqwait',
+# the cool kernel booted with the wait's budget at 0 (KIRQWAIT_PARAM: 6.12
+# cool_irqwait=0, 7.3 spinlock.irqwait_us=0), which separates the cost of
+# the call convention from that of interrupt-enabled waiting; at the vCPU
+# counts of HV_VCPUS also 'stocktas' and 'cooltas', stock and cool on a
+# guest CPU with the CPUID hypervisor bit (COOL_HYPERVISOR=1: without pv
+# spinlocks every waiter spins in virt_spin_lock()'s test-and-set lock, as
+# in most VMs). They take turns within each round, so that a drift of the
+# host's speed over the run shows in every kernel's spread.
 torture_section() {
-	local sec=$1 ic=$2 list=$3 run='' r n v s args
+	local sec=$1 ic=$2 list=$3 reps=$4 hv=${5:-} run='' r n v s args tokens='' t ks hyp
 	[ "$ic" = 1 ] && run='bg'
-	for r in $(seq 1 "$torture_repeats"); do
+	for t in $torture_types; do
+		tokens="${tokens:+$tokens }locktorture:$t:$secs:long_hold=0"
+	done
+	for r in $(seq 1 "$reps"); do
 		for n in $list; do
-			for v in stock cool coolnoirqwait; do
-				s=$v args=''
+			ks='stock cool coolnoirqwait'
+			case " $hv " in *" $n "*) ks="$ks stocktas cooltas" ;; esac
+			for v in $ks; do
+				s=${v%tas} args='' hyp=0
 				[ "$v" = coolnoirqwait ] && s=cool args=$KIRQWAIT_PARAM=0
-				COOL_ICOUNT=$ic COOL_SMP=$n COOL_BOOT_ARGS=$args ${run:+"$run"} boot_tests "$s" "$sec-$v-$n-$r" \
-					"locktorture:spin_lock:$secs:long_hold=0 locktorture:spin_lock_irq:$secs:long_hold=0"
+				[ "$v" = "$s" ] || [ "$v" = coolnoirqwait ] || hyp=1
+				COOL_HYPERVISOR=$hyp COOL_ICOUNT=$ic COOL_SMP=$n COOL_BOOT_ARGS=$args ${run:+"$run"} \
+					boot_tests "$s" "$sec-$v-$n-$r" "$tokens"
 			done
 		done
 	done
 	bg_wait
 	for n in $list; do
-		torture_emit "$sec" "$n"
+		ks='stock cool coolnoirqwait'
+		case " $hv " in *" $n "*) ks="$ks stocktas cooltas" ;; esac
+		torture_emit "$sec" "$n" "$reps" "$ks"
 	done
 	emit "$sec.secs=$secs"
-	emit "$sec.repeats=$torture_repeats"
+	emit "$sec.repeats=$reps"
+	emit "$sec.types=$torture_types"
+	[ -z "$hv" ] || emit "$sec.hypervisor_vcpus=$hv"
 	emit "$sec.guest_cpu=$(sed -n 's/^cpu=//p' "$out/$sec-cool-${list##* }-1/result")"
+	[ -z "$hv" ] || emit "$sec.hypervisor_guest_cpu=$(sed -n 's/^cpu=//p' "$out/$sec-cooltas-${hv##* }-1/result")"
 }
 
 # workload_emit PREFIX KERNELS: the lockload figures of the boots
@@ -474,7 +515,7 @@ if want irqlat; then
 fi
 
 if want scaling; then
-	torture_section scaling 0 "$smp_list"
+	torture_section scaling 0 "$smp_list" "$scaling_repeats"
 fi
 if want throughput; then
 	# locktorture in instruction time (-icount shift=0): deterministic, no
@@ -482,7 +523,7 @@ if want throughput; then
 	# are real. Single-threaded TCG runs the vCPUs in turn, so with more than
 	# one a lock holder is descheduled at the end of its slice: contended
 	# numbers still carry that artefact.
-	torture_section throughput 1 "$icount_smp_list"
+	torture_section throughput 1 "$icount_smp_list" "$torture_repeats" "$hv_smp_list"
 fi
 
 if want irqwait; then

@@ -259,32 +259,47 @@ numbers() {
 	# locktorture write acquisitions, cool/stock of the medians of the
 	# boots (keys SEC.KERNEL.TYPE.VCPUS.BOOT), of bench.sh section $1
 	med() { repeat_stats "$data" "$1" | cut -d' ' -f1; }
-	# separated SEC: which points' min-max ranges of cool and stock do
-	# not overlap (docs/results.md has the ranges)
+	# torture_keys SEC: the keys TYPE[.reads] of a section's locktorture types
+	torture_keys() {
+		local t
+		for t in $(get "$1.types" | grep . || echo 'spin_lock spin_lock_irq'); do
+			echo "$t"
+			case $t in rw_*) echo "$t.reads" ;; esac
+		done
+	}
+	# separated SEC: the points where cool's confidence interval of the
+	# median lies wholly below or above stock's (docs/results.md has them)
 	separated() {
-		local n t out='' a b c d
+		local n k out='' a b c e
 		while read -r n; do
-			for t in spin_lock spin_lock_irq; do
-				read -r _ a b _ <<<"$(repeat_stats "$data" "$1.stock.$t.$n")"
-				read -r _ c d _ <<<"$(repeat_stats "$data" "$1.cool.$t.$n")"
-				if [ "$d" -lt "$a" ] || [ "$c" -gt "$b" ]; then
-					out="$out, $t at $n vCPUs"
+			for k in $(torture_keys "$1"); do
+				read -r a b _ <<<"$(median_ci "$data" "$1.stock.$k.$n")"
+				read -r c e _ <<<"$(median_ci "$data" "$1.cool.$k.$n")"
+				if [ -z "${a:-}" ] || [ -z "${c:-}" ]; then continue; fi
+				if [ "$e" -lt "$a" ]; then
+					out="$out, $(torture_api "$k") at $n vCPUs (cool below)"
+				elif [ "$c" -gt "$b" ]; then
+					out="$out, $(torture_api "$k") at $n vCPUs (cool above)"
 				fi
 			done
 		done < <(torture_points "$data" "$1")
 		if [ -z "$out" ]; then
-			echo "every point, the min-max ranges of cool and stock overlap"
+			echo "every point, the confidence intervals of the medians of cool and stock overlap"
 		else
-			echo "these points, the min-max ranges of cool and stock do not overlap: ${out#, }"
+			echo "these points, the confidence intervals of the medians of cool and stock do not overlap: ${out#, }"
 		fi
 	}
 	torture_ratios() {
-		printf '  %-6s %10s %14s %24s\n' vCPUs spin_lock spin_lock_irq "spin_lock_irq irqwait=0"
-		torture_points "$data" "$1" | while read -r n; do
-			printf '  %-6s %10s %14s %24s\n' "$n" \
-				"$(ratio "$(med "$1.cool.spin_lock.$n")" "$(med "$1.stock.spin_lock.$n")")" \
-				"$(ratio "$(med "$1.cool.spin_lock_irq.$n")" "$(med "$1.stock.spin_lock_irq.$n")")" \
-				"$(ratio "$(med "$1.coolnoirqwait.spin_lock_irq.$n")" "$(med "$1.stock.spin_lock_irq.$n")")"
+		local n k line
+		printf '  %-22s' "vCPUs:"
+		torture_points "$data" "$1" | while read -r n; do printf ' %7s' "$n"; done
+		echo
+		for k in $(torture_keys "$1"); do
+			line=$(printf '  %-22s' "$(torture_api "$k")")
+			while read -r n; do
+				line="$line$(printf ' %7s' "$(ratio "$(med "$1.cool.$k.$n")" "$(med "$1.stock.$k.$n")")")"
+			done < <(torture_points "$data" "$1")
+			echo "$line"
 		done
 	}
 	if grep -q '^throughput\.' "$data" && current throughput; then

@@ -50,7 +50,10 @@ budget_param() { (select_kernel "$(sec_kernel "$1")" && echo "$KIRQWAIT_PARAM");
 # in_kernel VER CMD...: CMD with VER's tree selected (a section of the other
 # kernel is compared with that kernel's series)
 in_kernel() { (select_kernel "$1" && shift && "$@"); }
-sec_cur_tree() { in_kernel "$1" tree_git rev-parse --short=12 "$COOL_BRANCH^{tree}" 2>/dev/null || true; }
+# sec_cur_tree VER: the tree VER's series in patches/ gives (computed once)
+declare -A cur_trees=()
+for k in $COOL_KERNELS; do cur_trees[$k]=$(in_kernel "$k" patches_tree); done
+sec_cur_tree() { echo "${cur_trees[$1]:-}"; }
 section_header() {
 	local k ct
 	k=$(sec_kernel "$2")
@@ -78,36 +81,84 @@ section_header() {
 	esac
 }
 
-# torture_table SEC: locktorture writes per vCPU count of section SEC
-# (scaling or throughput), median (min-max) of the boots, cool/stock
-# ratios of the medians; SEC.dat gets per vCPU count each ratio with its
-# range (cool min / stock max to cool max / stock min) for error bars.
+# torture_cell KEY: "median [lo-hi]" of KEY's boots (median_ci's interval)
+torture_cell() {
+	local m lo hi
+	read -r m _ <<<"$(repeat_stats "$d" "$1")"
+	read -r lo hi _ <<<"$(median_ci "$d" "$1")"
+	if [ -n "${m:-}" ]; then echo "$m [$lo-$hi]"; else echo n/a; fi
+}
+
+# torture_cmp A B: how the intervals of keys A (cool) and B (stock) lie
+torture_cmp() {
+	local al ah bl bh
+	read -r al ah _ <<<"$(median_ci "$d" "$1")"
+	read -r bl bh _ <<<"$(median_ci "$d" "$2")"
+	if [ -z "${al:-}" ] || [ -z "${bl:-}" ]; then echo n/a
+	elif [ "$ah" -lt "$bl" ]; then echo '**cool below**'
+	elif [ "$al" -gt "$bh" ]; then echo 'cool above'
+	else echo overlap; fi
+}
+
+# torture_table SEC [PAIR]: locktorture acquisitions of section SEC
+# (scaling or throughput) per API and vCPU count: median and confidence
+# interval of the boots of each kernel, cool/stock of the medians, and
+# whether the intervals overlap. PAIR "stocktas cooltas" gives the table of
+# the boots with the CPUID hypervisor bit instead. SEC.dat gets, per vCPU
+# count, the spin_lock and spin_lock_irq ratios with the ratio of the
+# interval ends (cool lo / stock hi to cool hi / stock lo), for error bars.
 torture_table() {
-	local sec=$1 n t v
-	echo "| vCPUs | spin_lock stock | spin_lock cool | ratio | spin_lock_irq stock | spin_lock_irq cool | ratio | spin_lock_irq cool, cool_irqwait=0 | ratio |"
-	echo "|---|---|---|---|---|---|---|---|---|"
-	torture_points "$d" "$sec" > "$tmp/smps"
-	while read -r n; do
-		printf '| %s |' "$n"
-		printf '%s' "$n" >> "$tmp/$sec.dat"
-		for t in spin_lock spin_lock_irq; do
-			read -r sm smin smax _ <<<"$(repeat_stats "$d" "$sec.stock.$t.$n")"
-			for v in cool coolnoirqwait; do
-				[ "$t.$v" != spin_lock.coolnoirqwait ] || continue
-				read -r cm cmin cmax _ <<<"$(repeat_stats "$d" "$sec.$v.$t.$n")"
-				[ "$v" = coolnoirqwait ] || printf ' %s (%s-%s) |' "$sm" "$smin" "$smax"
-				printf ' %s |' "$( [ -n "${cm:-}" ] && echo "$cm ($cmin-$cmax)" || echo n/a)"
-				printf ' %s |' "$(ratio "${cm:-}" "$sm")"
-				[ "$v" = coolnoirqwait ] ||
-					printf ' %s %s %s' "$(ratio "$cm" "$sm")" "$(ratio "$cmin" "$smax")" "$(ratio "$cmax" "$smin")" >> "$tmp/$sec.dat"
-				cm=''
+	local sec=$1 st=stock co=cool n t k ks m cm slo shi clo chi cov types pts api
+	[ -z "${2:-}" ] || read -r st co <<<"$2"
+	types=$(get "$sec.types" | grep . || echo 'spin_lock spin_lock_irq')
+	if [ "$st" = stock ]; then
+		pts=$(torture_points "$d" "$sec")
+		echo "| API (locktorture type) | vCPUs | stock | cool | cool/stock | cool, budget 0 | /stock | intervals, cool vs stock |"
+		echo "|---|---|---|---|---|---|---|---|"
+	else
+		pts=$(get "$sec.hypervisor_vcpus")
+		echo "| API (locktorture type) | vCPUs | stock | cool | cool/stock | intervals, cool vs stock |"
+		echo "|---|---|---|---|---|---|"
+	fi
+	for t in $types; do
+		ks=$t
+		case $t in rw_*) ks="$t $t.reads" ;; esac
+		for k in $ks; do
+			for n in $pts; do
+				read -r m _ <<<"$(repeat_stats "$d" "$sec.$st.$k.$n")"
+				[ -n "${m:-}" ] || continue
+				api=$(torture_api "$k")
+				[ "$api" = "$k()" ] || api="$api (${k/./ })"
+				printf '| %s | %s | %s | %s | %s |' "$api" "$n" \
+					"$(torture_cell "$sec.$st.$k.$n")" "$(torture_cell "$sec.$co.$k.$n")" \
+					"$(ratio "$(repeat_stats "$d" "$sec.$co.$k.$n" | cut -d' ' -f1)" "$m")"
+				[ "$st" != stock ] || printf ' %s | %s |' "$(torture_cell "$sec.coolnoirqwait.$k.$n")" \
+					"$(ratio "$(repeat_stats "$d" "$sec.coolnoirqwait.$k.$n" | cut -d' ' -f1)" "$m")"
+				printf ' %s |\n' "$(torture_cmp "$sec.$co.$k.$n" "$sec.$st.$k.$n")"
 			done
 		done
-		echo
-		echo >> "$tmp/$sec.dat"
-	done < "$tmp/smps"
+	done
+	if [ "$st" = stock ]; then
+		for n in $pts; do
+			printf '%s' "$n"
+			for t in spin_lock spin_lock_irq; do
+				read -r m _ <<<"$(repeat_stats "$d" "$sec.stock.$t.$n")"
+				read -r cm _ <<<"$(repeat_stats "$d" "$sec.cool.$t.$n")"
+				read -r slo shi _ <<<"$(median_ci "$d" "$sec.stock.$t.$n")"
+				read -r clo chi _ <<<"$(median_ci "$d" "$sec.cool.$t.$n")"
+				printf ' %s %s %s' "$(ratio "${cm:-}" "${m:-}")" "$(ratio "${clo:-}" "${shi:-}")" "$(ratio "${chi:-}" "${slo:-}")"
+			done
+			echo
+		done >> "$tmp/$sec.dat"
+	fi
+	read -r n _ <<<"$pts"
+	read -r _ _ cov <<<"$(median_ci "$d" "$sec.$co.spin_lock.$n")"
 	echo
-	echo "Boots per kernel and point: $(get "$sec.repeats" | grep . || echo 1); each cell is the median (min-max) of the write counts."
+	echo "Boots per kernel and point: $(get "$sec.repeats" | grep . || echo 1). Each cell is the median [interval]"
+	echo "of the acquisition counts; the interval is the distribution-free ${cov:-?} % confidence"
+	echo "interval of the median (order statistics: the min-max range for 5 boots, the"
+	echo "2nd smallest to 2nd largest for 10). \"cool below\" marks a row whose cool"
+	echo "interval lies wholly below stock's."
 	echo
 }
 
@@ -422,18 +473,18 @@ text.debian:Debian cloud-amd64, modules off:debian-stock / debian:COOL_BENCH_DEB
 	echo
 	section_header "Contention: locktorture throughput" scaling
 	if grep -q '^scaling\.' "$d"; then
-		echo "Write acquisitions in one $(get scaling.secs | grep . || echo 15) s locktorture run per boot (long_hold=0),"
-		echo "under multi-threaded TCG (wall clock) on a 2-core host; the ratio is"
-		echo "cool/stock of the medians. A difference smaller than the min-max"
-		echo "spread of the boots of one kernel is noise."
+		echo "Acquisitions in one $(get scaling.secs | grep . || echo 15) s locktorture run per type and boot"
+		echo "(long_hold=0), under multi-threaded TCG (wall clock: one host thread per"
+		echo "vCPU) on a 2-core host; the ratio is cool/stock of the medians. A row"
+		echo "whose intervals overlap shows no difference this run can tell from noise."
 		echo
-		echo "The third kernel, cool with \`cool_irqwait=0\`, separates the call"
-		echo "convention from interrupt-enabled waiting (spin_lock_irq uses irqsave)."
+		echo "The third kernel, cool booted with \`$(budget_param scaling)=0\`, separates"
+		echo "the call convention from interrupt-enabled waiting."
 		echo
 		echo "With more busy vCPUs than the host has cores (4 vCPUs on 2), a fair"
 		echo "queue hands the lock to vCPUs the host has descheduled, and every"
-		echo "kernel that queues pays for it (lock-waiter preemption): the 4-vCPU"
-		echo "row says as much about this host's scheduling as about the lock."
+		echo "kernel that queues pays for it (lock-waiter preemption): rows above"
+		echo "2 vCPUs say as much about this host's scheduling as about the lock."
 		echo "This host cannot tell what it is on bare metal."
 		echo
 		torture_table scaling
@@ -455,6 +506,14 @@ text.debian:Debian cloud-amd64, modules off:debian-stock / debian:COOL_BENCH_DEB
 		echo "numbers."
 		echo
 		torture_table throughput
+		if [ -n "$(get throughput.hypervisor_vcpus)" ]; then
+			echo "The same runs on a guest CPU with the CPUID hypervisor bit"
+			echo "(\`$(get throughput.hypervisor_guest_cpu)\`): without pv spinlocks, every waiter of"
+			echo "both kernels spins in virt_spin_lock()'s test-and-set lock, as in"
+			echo "most VMs that are not KVM or Xen guests with pv spinlocks:"
+			echo
+			torture_table throughput "stocktas cooltas"
+		fi
 		for t in spin_lock_irq spin_lock; do
 			read -r sm _ <<<"$(repeat_stats "$d" "throughput.stock.$t.1")"
 			read -r cm _ <<<"$(repeat_stats "$d" "throughput.cool.$t.1")"
@@ -628,7 +687,7 @@ if [ -s "$tmp/scaling.dat" ]; then
 	thr=''
 	[ ! -s "$tmp/throughput.dat" ] ||
 		thr=", '$tmp/throughput.dat' using 1:2:3:4 with yerrorlines dt 3 lc rgb '#7570b3' title 'spin_lock, instruction time', '' using 1:5:6:7 with yerrorlines dt 3 lc rgb '#e7298a' title 'spin_lock_irq, instruction time'"
-	plot scaling "set title 'locktorture throughput, cool / stock: ratio of medians, bars min-max'; set xlabel 'vCPUs'; set ylabel 'ratio'; set logscale x 2; set yrange [0:*]; set key below; plot '$tmp/scaling.dat' using 1:2:3:4 with yerrorlines lc rgb '#1b9e77' title 'spin_lock, wall clock', '' using 1:5:6:7 with yerrorlines lc rgb '#d95f02' title 'spin_lock_irq, wall clock'$thr, 1 with lines dt 2 lc rgb 'black' title 'parity (stock, the control)'"
+	plot scaling "set title 'locktorture throughput, cool / stock: ratio of medians, bars from the confidence intervals'; set xlabel 'vCPUs'; set ylabel 'ratio'; set logscale x 2; set yrange [0:*]; set key below; plot '$tmp/scaling.dat' using 1:2:3:4 with yerrorlines lc rgb '#1b9e77' title 'spin_lock, wall clock', '' using 1:5:6:7 with yerrorlines lc rgb '#d95f02' title 'spin_lock_irq, wall clock'$thr, 1 with lines dt 2 lc rgb 'black' title 'parity (stock, the control)'"
 fi
 cp "$md" "$docs/results.md"
 info "report: docs/results.md"
