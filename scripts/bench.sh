@@ -61,6 +61,10 @@
 #                      hypervisor bit (virt_spin_lock()'s test-and-set lock,
 #                      as in a VM without pv spinlocks; default '4', '' for
 #                      none)
+#   --torture-kernels 'K ..'
+#                      kernels of the scaling and throughput sections, of
+#                      stock, cool, coolnoirqwait (default all three;
+#                      stock and cool are always measured)
 #   --torture-types 'T ..'
 #                      locktorture types of the scaling and throughput
 #                      sections (default 'spin_lock spin_lock_irq rw_lock
@@ -101,7 +105,7 @@
 # scripts/report.sh turns them into docs/results.md, docs/data/ and the plots.
 # Environment: COOL_BENCH_ONLY, COOL_SMP_LIST, COOL_ICOUNT_SMP_LIST,
 # COOL_IRQWAIT_LIST, COOL_TORTURE_SECS, COOL_TORTURE_REPEATS, COOL_SCALING_REPEATS,
-# COOL_HYPERVISOR_SMP_LIST, COOL_TORTURE_TYPES, COOL_BENCH_REPEATS,
+# COOL_HYPERVISOR_SMP_LIST, COOL_TORTURE_TYPES, COOL_TORTURE_KERNELS, COOL_BENCH_REPEATS,
 # COOL_WORKLOAD_ITERS, COOL_XEN_REPEATS, COOL_RIVAL_GROUPS, COOL_RIVAL_KERNELS,
 # COOL_RIVAL_TORTURE_REPEATS.
 #
@@ -118,6 +122,7 @@ scaling_repeats=${COOL_SCALING_REPEATS:-10}
 icount_smp_list=${COOL_ICOUNT_SMP_LIST:-1 2 4}
 hv_smp_list=${COOL_HYPERVISOR_SMP_LIST-4}
 torture_types=${COOL_TORTURE_TYPES:-spin_lock spin_lock_irq rw_lock rw_lock_irq}
+torture_kernels=${COOL_TORTURE_KERNELS:-stock cool coolnoirqwait}
 irqwait_list=${COOL_IRQWAIT_LIST:-0 200 1000 2000 5000}
 secs=${COOL_TORTURE_SECS:-10}
 torture_repeats=${COOL_TORTURE_REPEATS:-5}
@@ -141,6 +146,7 @@ while [ $# -gt 0 ]; do
 	--scaling-repeats) scaling_repeats=${2:?--scaling-repeats needs a value}; shift ;;
 	--hypervisor-smp-list) [ $# -ge 2 ] || usage_error "--hypervisor-smp-list needs a value"; hv_smp_list=$2; shift ;;
 	--torture-types) torture_types=${2:?--torture-types needs a value}; shift ;;
+	--torture-kernels) torture_kernels=${2:?--torture-kernels needs a value}; shift ;;
 	--repeats) repeats=${2:?--repeats needs a value}; shift ;;
 	--xen-repeats) xen_repeats=${2:?--xen-repeats needs a value}; shift ;;
 	--workload-iters) workload_iters=${2:?--workload-iters needs a value}; shift ;;
@@ -226,6 +232,12 @@ if want text; then
 	done
 fi
 
+case " $torture_kernels " in *" stock "*) ;; *) torture_kernels="stock $torture_kernels" ;; esac
+case " $torture_kernels " in *" cool "*) ;; *) torture_kernels="$torture_kernels cool" ;; esac
+for v in $torture_kernels; do
+	case $v in stock | cool | coolnoirqwait) ;; *) usage_error "--torture-kernels: unknown kernel '$v' (stock, cool, coolnoirqwait)" ;; esac
+done
+
 if [ "$dry_run" = 1 ]; then
 	echo "bench plan, kernel $KVER -> $out/bench.txt, then scripts/report.sh:"
 	[ "$build" = 1 ] && echo "  build scenarios: $builds"
@@ -234,7 +246,7 @@ if [ "$dry_run" = 1 ]; then
 	want text && [ -n "$text_only" ] && echo "  text: other pairs kept from docs/data/bench.txt if measured on this series tree"
 	want pathlen && echo "  pathlen: boot each with -icount shift=0, 1 vCPU, bench:pathlen"
 	want irqlat && echo "  irqlat: boot each, 4 vCPUs, bench:irqlat (holds 10us to 10ms), with -icount shift=0 and with multi-threaded TCG"
-	want scaling && echo "  scaling: locktorture $torture_types, ${secs}s each, multi-threaded TCG, vCPUs: $smp_list (stock, cool, cool $KIRQWAIT_PARAM=0), $scaling_repeats boots each"
+	want scaling && echo "  scaling: locktorture $torture_types, ${secs}s each, multi-threaded TCG, vCPUs: $smp_list (kernels $torture_kernels; coolnoirqwait is cool with $KIRQWAIT_PARAM=0), $scaling_repeats boots each"
 	want throughput && echo "  throughput: the same with -icount shift=0 (instruction time), vCPUs: $icount_smp_list, $torture_repeats boots each${hv_smp_list:+; stock and cool with the CPUID hypervisor bit at $hv_smp_list vCPUs}"
 	want rivals && for g in $rival_groups; do echo "  rivals $g: $(rival_kernels "$g"): text and call sites against the first$(case $g in defconfig) ;; i386) echo "; pathlen, locktorture at 4 vCPUs ($rival_torture_repeats boots)" ;; *) echo "; pathlen, callers ($repeats boots), locktorture at 4 vCPUs ($rival_torture_repeats boots)" ;; esac)"; done
 	want irqwait && echo "  irqwait: selftest:irq_starve,irq_starve_rw and bench:irqlat with -icount shift=0 at $KIRQWAIT_PARAM= $irqwait_list (us)"
@@ -351,7 +363,7 @@ bg() {
 # type of $torture_types for $secs s (long_hold=0), REPEATS boots of each
 # kernel at each vCPU count of VCPUS, -icount shift=0 when ICOUNT is 1 (two
 # boots at a time: instruction time does not depend on the host), else
-# wall-clock time (one at a time). Kernels: stock, cool and 'coolnoirqwait',
+# wall-clock time (one at a time). Kernels (--torture-kernels): stock, cool, 'coolnoirqwait',
 # the cool kernel booted with the wait's budget at 0 (KIRQWAIT_PARAM: 6.12
 # cool_irqwait=0, 7.3 spinlock.irqwait_us=0), which separates the cost of
 # the call convention from that of interrupt-enabled waiting; at the vCPU
@@ -368,7 +380,7 @@ torture_section() {
 	done
 	for r in $(seq 1 "$reps"); do
 		for n in $list; do
-			ks='stock cool coolnoirqwait'
+			ks=$torture_kernels
 			case " $hv " in *" $n "*) ks="$ks stocktas cooltas" ;; esac
 			for v in $ks; do
 				s=${v%tas} args='' hyp=0
@@ -381,7 +393,7 @@ torture_section() {
 	done
 	bg_wait
 	for n in $list; do
-		ks='stock cool coolnoirqwait'
+		ks=$torture_kernels
 		case " $hv " in *" $n "*) ks="$ks stocktas cooltas" ;; esac
 		torture_emit "$sec" "$n" "$reps" "$ks"
 	done
