@@ -94,6 +94,11 @@
 #                      (env COOL_BENCH_TEXT_PAIRS)
 #   --out DIR          where the raw results go (default results/bench-<ver>-<UTC time>)
 #   --no-build         use the kernels already built
+#   --resume           with --out DIR of an interrupted or smaller run: keep
+#                      each boot of DIR that passed with the same tests on
+#                      the same series commit, boot only the others (a
+#                      kernel added to --torture-kernels, say); bench.txt
+#                      is written anew from all of them
 #
 # Scenarios 'stock' and 'cool' are the same config with COOL off and on, both
 # built from the patched tree; every ratio comes from one run of this script,
@@ -128,7 +133,7 @@ secs=${COOL_TORTURE_SECS:-10}
 torture_repeats=${COOL_TORTURE_REPEATS:-5}
 xen_repeats=${COOL_XEN_REPEATS:-3}
 out=''
-build=1 dry_run=0 defconfig=${COOL_BENCH_DEFCONFIG:-0} debian=${COOL_BENCH_DEBIAN:-0}
+build=1 resume=0 dry_run=0 defconfig=${COOL_BENCH_DEFCONFIG:-0} debian=${COOL_BENCH_DEBIAN:-0}
 text_only=${COOL_BENCH_TEXT_PAIRS:-}
 rival_groups=${COOL_RIVAL_GROUPS:-gcc clang19 i386}
 rival_torture_repeats=${COOL_RIVAL_TORTURE_REPEATS:-3}
@@ -152,6 +157,7 @@ while [ $# -gt 0 ]; do
 	--workload-iters) workload_iters=${2:?--workload-iters needs a value}; shift ;;
 	--out) out=${2:?--out needs a value}; shift ;;
 	--no-build) build=0 ;;
+	--resume) resume=1 ;;
 	--defconfig) defconfig=1 ;;
 	--debian) debian=1 ;;
 	--text-pairs) text_only=${2:?--text-pairs needs a value}; shift ;;
@@ -315,7 +321,14 @@ vml() { printf '%s/%s/vmlinux\n' "$OUT_ROOT" "$1"; }
 
 # boot_tests SCENARIO NAME TESTS: boot, keep the guest KTAP in $out/NAME/.
 boot_tests() {
-	local s=$1 name=$2 tests=$3
+	local s=$1 name=$2 tests=$3 r=$out/$2/result
+	if [ "$resume" = 1 ] && [ -r "$r" ] && grep -qx 'verdict=PASS' "$r" &&
+		grep -qxF "tests=$tests" "$r" &&
+		grep -qx "kernel_head=$(tree_git rev-parse --short=9 "$COOL_BRANCH" 2>/dev/null)" "$r"; then
+		info "bench: $name (kept from the earlier run)"
+		guest_cpu=$(sed -n 's/^cpu=//p' "$r")
+		return 0
+	fi
 	info "bench: $name"
 	if ! "$REPO_ROOT/qemu-boot/boot.sh" --scenario "$s" --tests "$tests" \
 		--results-dir "$out/$name" > /dev/null; then
