@@ -86,7 +86,8 @@
 #   --debian           text: also Debian's cloud-amd64 config, modules off, stock
 #                      vs cool (scenarios debian-stock/debian; env COOL_BENCH_DEBIAN=1)
 #   --text-pairs LIST  text: measure only these pairs, comma-separated labels of
-#                      minimal, i386, defconfig, debian (default: minimal,i386 and
+#                      minimal, i386, i386-ecx (scenario i386-ecx: the lock in
+#                      %ecx, a candidate), defconfig, debian (default: minimal,i386 and
 #                      those --defconfig and --debian add). A pair left out keeps
 #                      its keys from docs/data/bench.txt if they were measured
 #                      on the series tree of this run, and is dropped otherwise,
@@ -174,7 +175,7 @@ refuse_user_tree "make bench"
 out=${out:-$REPO_ROOT/results/bench-$KVER-$(run_stamp)}
 want() { case ",$only," in *",$1,"*) return 0 ;; esac; return 1; }
 # label:stock-scenario:cool-scenario
-all_text_pairs='minimal:stock:cool i386:i386-stock:i386 defconfig:defconfig-stock:defconfig-cool debian:debian-stock:debian'
+all_text_pairs='minimal:stock:cool i386:i386-stock:i386 i386-ecx:i386-stock:i386-ecx defconfig:defconfig-stock:defconfig-cool debian:debian-stock:debian'
 labels=${text_only:-minimal,i386}
 if [ -z "$text_only" ]; then
 	[ "$defconfig" = 0 ] || labels="$labels,defconfig"
@@ -183,7 +184,7 @@ fi
 text_pairs=''
 for l in $(echo "$labels" | tr ',' ' '); do
 	p=$(echo "$all_text_pairs" | tr ' ' '\n' | grep "^$l:") ||
-		usage_error "--text-pairs: unknown pair '$l' (minimal, i386, defconfig, debian)"
+		usage_error "--text-pairs: unknown pair '$l' (minimal, i386, i386-ecx, defconfig, debian)"
 	text_pairs="${text_pairs:+$text_pairs }$p"
 done
 builds=''
