@@ -108,15 +108,20 @@ torture_cmp() {
 # count, the spin_lock and spin_lock_irq ratios with the ratio of the
 # interval ends (cool lo / stock hi to cool hi / stock lo), for error bars.
 torture_table() {
-	local sec=$1 st=stock co=cool n t k ks m cm slo shi clo chi cov types pts api
+	local sec=$1 st=stock co=cool n t k ks m cm slo shi clo chi cov types pts api nq
 	[ -z "${2:-}" ] || read -r st co <<<"$2"
 	types=$(get "$sec.types" | grep . || echo 'spin_lock spin_lock_irq')
+	nq=0
+	[ "$st" != stock ] || ! grep -q "^$sec\.coolnoirqwait\." "$d" || nq=1
 	if [ "$st" = stock ]; then
 		pts=$(torture_points "$d" "$sec")
+	else
+		pts=$(get "$sec.hypervisor_vcpus")
+	fi
+	if [ "$nq" = 1 ]; then
 		echo "| API (locktorture type) | vCPUs | stock | cool | cool/stock | cool, budget 0 | /stock | intervals, cool vs stock |"
 		echo "|---|---|---|---|---|---|---|---|"
 	else
-		pts=$(get "$sec.hypervisor_vcpus")
 		echo "| API (locktorture type) | vCPUs | stock | cool | cool/stock | intervals, cool vs stock |"
 		echo "|---|---|---|---|---|---|"
 	fi
@@ -132,7 +137,7 @@ torture_table() {
 				printf '| %s | %s | %s | %s | %s |' "$api" "$n" \
 					"$(torture_cell "$sec.$st.$k.$n")" "$(torture_cell "$sec.$co.$k.$n")" \
 					"$(ratio "$(repeat_stats "$d" "$sec.$co.$k.$n" | cut -d' ' -f1)" "$m")"
-				[ "$st" != stock ] || printf ' %s | %s |' "$(torture_cell "$sec.coolnoirqwait.$k.$n")" \
+				[ "$nq" = 0 ] || printf ' %s | %s |' "$(torture_cell "$sec.coolnoirqwait.$k.$n")" \
 					"$(ratio "$(repeat_stats "$d" "$sec.coolnoirqwait.$k.$n" | cut -d' ' -f1)" "$m")"
 				printf ' %s |\n' "$(torture_cmp "$sec.$co.$k.$n" "$sec.$st.$k.$n")"
 			done
@@ -479,9 +484,11 @@ text.debian:Debian cloud-amd64, modules off:debian-stock / debian:COOL_BENCH_DEB
 		echo "vCPU) on a 2-core host; the ratio is cool/stock of the medians. A row"
 		echo "whose intervals overlap shows no difference this run can tell from noise."
 		echo
-		echo "The third kernel, cool booted with \`$(budget_param scaling)=0\`, separates"
-		echo "the call convention from interrupt-enabled waiting."
-		echo
+		if grep -q '^scaling\.coolnoirqwait\.' "$d"; then
+			echo "The third kernel, cool booted with \`$(budget_param scaling)=0\`, separates"
+			echo "the call convention from interrupt-enabled waiting."
+			echo
+		fi
 		echo "With more busy vCPUs than the host has cores (4 vCPUs on 2), a fair"
 		echo "queue hands the lock to vCPUs the host has descheduled, and every"
 		echo "kernel that queues pays for it (lock-waiter preemption): rows above"
@@ -496,15 +503,16 @@ text.debian:Debian cloud-amd64, modules off:debian-stock / debian:COOL_BENCH_DEB
 	echo
 	section_header "Uncontended and contended throughput in instruction time" throughput
 	if grep -q '^throughput\.' "$d"; then
-		echo "The locktorture runs of the previous section, $(get throughput.secs)s each, under QEMU"
-		echo "\`-icount shift=0\`: guest time counts instructions and host scheduling"
-		echo "is not in the counts. At 1 vCPU, cool and cool with \`cool_irqwait=0\`"
-		echo "run the same code (nothing contends); the min-max spread of one kernel's"
-		echo "boots is the noise of this clock. At 1 vCPU the lock is uncontended and"
-		echo "the ratio is the cost of the lock path. With more vCPUs, single-threaded"
-		echo "TCG runs them in turn and a lock holder or queued waiter waits for its"
-		echo "next slice: contended rows carry that artefact and are not bare-metal"
-		echo "numbers."
+		echo "Acquisitions in one $(get throughput.secs) s locktorture run per type and boot"
+		echo "(long_hold=0), under QEMU \`-icount shift=0\`: guest time counts"
+		echo "instructions, so host load is not in the counts, and the spread of one"
+		echo "kernel's boots is the noise of this clock. At 1 vCPU the lock is"
+		echo "uncontended and the ratio is the cost of the lock path. With more"
+		echo "vCPUs, one host thread runs them in turn: a lock holder or a queued"
+		echo "waiter waits for its next slice, and every instruction of every vCPU,"
+		echo "a waiter's spinning included, advances the clock. Contended rows carry"
+		echo "that artefact: they are not bare-metal numbers, and an instruction"
+		echo "that hardware would overlap with a cache miss counts in full here."
 		echo
 		torture_table throughput
 		if [ -n "$(get throughput.hypervisor_vcpus)" ]; then
@@ -518,6 +526,7 @@ text.debian:Debian cloud-amd64, modules off:debian-stock / debian:COOL_BENCH_DEB
 		for t in spin_lock_irq spin_lock; do
 			read -r sm _ <<<"$(repeat_stats "$d" "throughput.stock.$t.1")"
 			read -r cm _ <<<"$(repeat_stats "$d" "throughput.cool.$t.1")"
+			[ -n "${sm:-}" ] || continue
 			echo "$t throughput ratio, 1 vCPU, instruction time (medians): $(ratio "$cm" "$sm")"
 			echo
 		done
