@@ -289,24 +289,32 @@ numbers() {
 			echo "these points, the confidence intervals of the medians of cool and stock do not overlap: ${out#, }"
 		fi
 	}
+	# torture_ratios SEC: cool/stock per API and vCPU count, then the
+	# points with the CPUID hypervisor bit ("4 hv": stocktas, cooltas)
 	torture_ratios() {
-		local n k line
+		local n k line hv
+		hv=$(get "$1.hypervisor_vcpus")
 		printf '  %-22s' "vCPUs:"
 		torture_points "$data" "$1" | while read -r n; do printf ' %7s' "$n"; done
+		for n in $hv; do printf ' %7s' "$n hv"; done
 		echo
 		for k in $(torture_keys "$1"); do
 			line=$(printf '  %-22s' "$(torture_api "$k")")
 			while read -r n; do
 				line="$line$(printf ' %7s' "$(ratio "$(med "$1.cool.$k.$n")" "$(med "$1.stock.$k.$n")")")"
 			done < <(torture_points "$data" "$1")
+			for n in $hv; do
+				line="$line$(printf ' %7s' "$(ratio "$(med "$1.cooltas.$k.$n")" "$(med "$1.stocktas.$k.$n")")")"
+			done
 			echo "$line"
 		done
+		[ -z "$hv" ] || echo "  (hv: a guest CPU with the CPUID hypervisor bit: test-and-set lock)"
 	}
 	if grep -q '^throughput\.' "$data" && current throughput; then
 		echo
-		echo "locktorture write acquisitions, cool/stock of the medians of"
+		echo "locktorture acquisitions, cool/stock of the medians of"
 		echo "$(get throughput.repeats | grep . || echo 1) boots per kernel, same duration, in instruction time"
-		echo "(-icount shift=0; 1 vCPU is uncontended). At $(separated throughput)." | fold -s -w 72 | sed 's/ *$//'
+		echo "(-icount shift=0$(torture_points "$data" throughput | grep -qx 1 && echo '; 1 vCPU is uncontended')). At $(separated throughput)." | fold -s -w 72 | sed 's/ *$//'
 		echo "Ratios:"
 		measured throughput
 		echo
