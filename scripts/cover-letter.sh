@@ -259,28 +259,16 @@ numbers() {
 	# locktorture write acquisitions, cool/stock of the medians of the
 	# boots (keys SEC.KERNEL.TYPE.VCPUS.BOOT), of bench.sh section $1
 	med() { repeat_stats "$data" "$1" | cut -d' ' -f1; }
-	# torture_keys SEC: the keys TYPE[.reads] of a section's locktorture types
-	torture_keys() {
-		local t
-		for t in $(get "$1.types" | grep . || echo 'spin_lock spin_lock_irq'); do
-			echo "$t"
-			case $t in rw_*) echo "$t.reads" ;; esac
-		done
-	}
 	# separated SEC: the points where cool's confidence interval of the
 	# median lies wholly below or above stock's (docs/results.md has them)
 	separated() {
-		local n k out='' a b c e
+		local n k out='' c
 		while read -r n; do
-			for k in $(torture_keys "$1"); do
-				read -r a b _ <<<"$(median_ci "$data" "$1.stock.$k.$n")"
-				read -r c e _ <<<"$(median_ci "$data" "$1.cool.$k.$n")"
-				if [ -z "${a:-}" ] || [ -z "${c:-}" ]; then continue; fi
-				if [ "$e" -lt "$a" ]; then
-					out="$out, $(torture_api "$k") at $n vCPUs (cool below)"
-				elif [ "$c" -gt "$b" ]; then
-					out="$out, $(torture_api "$k") at $n vCPUs (cool above)"
-				fi
+			for k in $(torture_keys "$data" "$1"); do
+				c=$(ci_compare "$data" "$1.cool.$k.$n" "$1.stock.$k.$n")
+				case $c in
+				below | above) out="$out, $(torture_api "$k") at $n vCPUs (cool $c)" ;;
+				esac
 			done
 		done < <(torture_points "$data" "$1")
 		if [ -z "$out" ]; then
@@ -298,7 +286,7 @@ numbers() {
 		torture_points "$data" "$1" | while read -r n; do printf ' %7s' "$n"; done
 		for n in $hv; do printf ' %7s' "$n hv"; done
 		echo
-		for k in $(torture_keys "$1"); do
+		for k in $(torture_keys "$data" "$1"); do
 			line=$(printf '  %-22s' "$(torture_api "$k")")
 			while read -r n; do
 				line="$line$(printf ' %7s' "$(ratio "$(med "$1.cool.$k.$n")" "$(med "$1.stock.$k.$n")")")"

@@ -615,6 +615,30 @@ torture_api() {
 	esac
 }
 
+# torture_keys BENCH_TXT SEC: the keys TYPE (writes) and, for the rwlock
+# types, TYPE.reads of a locktorture section's types (SEC.types; runs
+# before it recorded them measured spin_lock and spin_lock_irq), one a line.
+torture_keys() {
+	local t
+	for t in $(bench_value "$1" "$2.types" | grep . || echo 'spin_lock spin_lock_irq'); do
+		echo "$t"
+		case $t in rw_*) echo "$t.reads" ;; esac
+	done
+}
+
+# ci_compare BENCH_TXT KEY_A KEY_B: how the confidence intervals of the
+# medians of KEY_A (cool) and KEY_B (stock) lie: "below" (A's wholly
+# below B's), "above", "overlap", or "n/a" when either is missing.
+ci_compare() {
+	local al ah bl bh
+	read -r al ah _ <<<"$(median_ci "$1" "$2")"
+	read -r bl bh _ <<<"$(median_ci "$1" "$3")"
+	if [ -z "${al:-}" ] || [ -z "${bl:-}" ]; then echo n/a
+	elif [ "$ah" -lt "$bl" ]; then echo below
+	elif [ "$al" -gt "$bh" ]; then echo above
+	else echo overlap; fi
+}
+
 # median_ci BENCH_TXT KEY: "lo hi coverage" of the values of KEY.BOOT: the
 # distribution-free confidence interval of their median, from order
 # statistics (lo the k-th smallest, hi the k-th largest, k the largest

@@ -91,13 +91,11 @@ torture_cell() {
 
 # torture_cmp A B: how the intervals of keys A (cool) and B (stock) lie
 torture_cmp() {
-	local al ah bl bh
-	read -r al ah _ <<<"$(median_ci "$d" "$1")"
-	read -r bl bh _ <<<"$(median_ci "$d" "$2")"
-	if [ -z "${al:-}" ] || [ -z "${bl:-}" ]; then echo n/a
-	elif [ "$ah" -lt "$bl" ]; then echo '**cool below**'
-	elif [ "$al" -gt "$bh" ]; then echo 'cool above'
-	else echo overlap; fi
+	case $(ci_compare "$d" "$1" "$2") in
+	below) echo '**cool below**' ;;
+	above) echo 'cool above' ;;
+	*) ci_compare "$d" "$1" "$2" ;;
+	esac
 }
 
 # torture_table SEC [PAIR]: locktorture acquisitions of section SEC
@@ -108,9 +106,8 @@ torture_cmp() {
 # count, the spin_lock and spin_lock_irq ratios with the ratio of the
 # interval ends (cool lo / stock hi to cool hi / stock lo), for error bars.
 torture_table() {
-	local sec=$1 st=stock co=cool n t k ks m cm slo shi clo chi cov types pts api nq
+	local sec=$1 st=stock co=cool n t k m cm slo shi clo chi cov pts api nq
 	[ -z "${2:-}" ] || read -r st co <<<"$2"
-	types=$(get "$sec.types" | grep . || echo 'spin_lock spin_lock_irq')
 	nq=0
 	[ "$st" != stock ] || ! grep -q "^$sec\.coolnoirqwait\." "$d" || nq=1
 	if [ "$st" = stock ]; then
@@ -125,22 +122,18 @@ torture_table() {
 		echo "| API (locktorture type) | vCPUs | stock | cool | cool/stock | intervals, cool vs stock |"
 		echo "|---|---|---|---|---|---|"
 	fi
-	for t in $types; do
-		ks=$t
-		case $t in rw_*) ks="$t $t.reads" ;; esac
-		for k in $ks; do
-			for n in $pts; do
-				read -r m _ <<<"$(repeat_stats "$d" "$sec.$st.$k.$n")"
-				[ -n "${m:-}" ] || continue
-				api=$(torture_api "$k")
-				[ "$api" = "$k()" ] || api="$api (${k/./ })"
-				printf '| %s | %s | %s | %s | %s |' "$api" "$n" \
-					"$(torture_cell "$sec.$st.$k.$n")" "$(torture_cell "$sec.$co.$k.$n")" \
-					"$(ratio "$(repeat_stats "$d" "$sec.$co.$k.$n" | cut -d' ' -f1)" "$m")"
-				[ "$nq" = 0 ] || printf ' %s | %s |' "$(torture_cell "$sec.coolnoirqwait.$k.$n")" \
-					"$(ratio "$(repeat_stats "$d" "$sec.coolnoirqwait.$k.$n" | cut -d' ' -f1)" "$m")"
-				printf ' %s |\n' "$(torture_cmp "$sec.$co.$k.$n" "$sec.$st.$k.$n")"
-			done
+	for k in $(torture_keys "$d" "$sec"); do
+		for n in $pts; do
+			read -r m _ <<<"$(repeat_stats "$d" "$sec.$st.$k.$n")"
+			[ -n "${m:-}" ] || continue
+			api=$(torture_api "$k")
+			[ "$api" = "$k()" ] || api="$api (${k/./ })"
+			printf '| %s | %s | %s | %s | %s |' "$api" "$n" \
+				"$(torture_cell "$sec.$st.$k.$n")" "$(torture_cell "$sec.$co.$k.$n")" \
+				"$(ratio "$(repeat_stats "$d" "$sec.$co.$k.$n" | cut -d' ' -f1)" "$m")"
+			[ "$nq" = 0 ] || printf ' %s | %s |' "$(torture_cell "$sec.coolnoirqwait.$k.$n")" \
+				"$(ratio "$(repeat_stats "$d" "$sec.coolnoirqwait.$k.$n" | cut -d' ' -f1)" "$m")"
+			printf ' %s |\n' "$(torture_cmp "$sec.$co.$k.$n" "$sec.$st.$k.$n")"
 		done
 	done
 	if [ "$st" = stock ]; then

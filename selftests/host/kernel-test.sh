@@ -139,9 +139,12 @@ ok_if cool_build_override "$?" "$(echo "$out" | grep -m1 bzImage)"
 # 5 boots give the min-max range (93.75 %), 10 boots the 2nd smallest to
 # the 2nd largest (97.85 %); the order of the lines does not matter.
 for i in 5 1 9 3 7 2 8 4 10 6; do echo "x.stock.spin_lock.2.$i=${i}00"; done > "$tmp/bench.txt"
-sed -n '1,5p' "$tmp/bench.txt" | sed 's/^x\./y./' >> "$tmp/bench.txt"
+for i in 5 1 9 3 7; do echo "y.stock.spin_lock.2.$i=${i}00"; done >> "$tmp/bench.txt"
 got=$(lib "median_ci '$tmp/bench.txt' x.stock.spin_lock.2; median_ci '$tmp/bench.txt' y.stock.spin_lock.2" | tr '\n' ' ')
 ok_if median_ci_order_statistics "$([ "$got" = "200 900 97.9 100 900 93.8 " ] && echo 0 || echo 1)" "got '$got'"
+for i in 1 2 3 4 5; do echo "z.stock.spin_lock.2.$i=$i"; done >> "$tmp/bench.txt"
+got=$(lib "ci_compare '$tmp/bench.txt' z.stock.spin_lock.2 x.stock.spin_lock.2; ci_compare '$tmp/bench.txt' x.stock.spin_lock.2 z.stock.spin_lock.2; ci_compare '$tmp/bench.txt' y.stock.spin_lock.2 x.stock.spin_lock.2; ci_compare '$tmp/bench.txt' w x.stock.spin_lock.2" | tr '\n' ' ')
+ok_if ci_compare_intervals "$([ "$got" = "below above overlap n/a " ] && echo 0 || echo 1)" "got '$got'"
 
 echo "1..$n"
 echo "# Totals: pass:$pass fail:$fail skip:0"
