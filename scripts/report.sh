@@ -266,7 +266,7 @@ md=$tmp/results.md
 	}
 	# prefix:name:scenarios:option, as scripts/bench.sh writes them
 	pairs="text:minimal:stock / cool:
-text.i386:i386:i386-stock / i386:
+text.i386:i386:i386-stock / i386:make bench
 text.i386-ecx:i386 with the lock in %ecx (candidate, qemu-boot/variants/i386-ecx):i386-stock / i386-ecx:scripts/bench.sh --only text --text-pairs i386,i386-ecx
 text.defconfig:x86_64_defconfig:defconfig-stock / defconfig-cool:COOL_BENCH_DEFCONFIG=1 make bench
 text.debian:Debian cloud-amd64, modules off:debian-stock / debian:COOL_BENCH_DEBIAN=1 make bench"
