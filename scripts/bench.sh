@@ -386,17 +386,23 @@ bg() {
 # spinlocks every waiter spins in virt_spin_lock()'s test-and-set lock, as
 # in most VMs). They take turns within each round, so that a drift of the
 # host's speed over the run shows in every kernel's spread.
+# torture_kernels_at N HV_VCPUS: the kernels booted at N vCPUs
+torture_kernels_at() {
+	case " $2 " in
+	*" $1 "*) echo "$torture_kernels stocktas cooltas" ;;
+	*) echo "$torture_kernels" ;;
+	esac
+}
+
 torture_section() {
-	local sec=$1 ic=$2 list=$3 reps=$4 hv=${5:-} run='' r n v s args tokens='' t ks hyp
+	local sec=$1 ic=$2 list=$3 reps=$4 hv=${5:-} run='' r n v s args tokens='' t hyp
 	[ "$ic" = 1 ] && run='bg'
 	for t in $torture_types; do
 		tokens="${tokens:+$tokens }locktorture:$t:$secs:long_hold=0"
 	done
 	for r in $(seq 1 "$reps"); do
 		for n in $list; do
-			ks=$torture_kernels
-			case " $hv " in *" $n "*) ks="$ks stocktas cooltas" ;; esac
-			for v in $ks; do
+			for v in $(torture_kernels_at "$n" "$hv"); do
 				s=${v%tas} args='' hyp=0
 				[ "$v" = coolnoirqwait ] && s=cool args=$KIRQWAIT_PARAM=0
 				[ "$v" = "$s" ] || [ "$v" = coolnoirqwait ] || hyp=1
@@ -407,9 +413,7 @@ torture_section() {
 	done
 	bg_wait
 	for n in $list; do
-		ks=$torture_kernels
-		case " $hv " in *" $n "*) ks="$ks stocktas cooltas" ;; esac
-		torture_emit "$sec" "$n" "$reps" "$ks"
+		torture_emit "$sec" "$n" "$reps" "$(torture_kernels_at "$n" "$hv")"
 	done
 	emit "$sec.secs=$secs"
 	emit "$sec.repeats=$reps"

@@ -91,10 +91,12 @@ torture_cell() {
 
 # torture_cmp A B: how the intervals of keys A (cool) and B (stock) lie
 torture_cmp() {
-	case $(ci_compare "$d" "$1" "$2") in
+	local c
+	c=$(ci_compare "$d" "$1" "$2")
+	case $c in
 	below) echo '**cool below**' ;;
 	above) echo 'cool above' ;;
-	*) ci_compare "$d" "$1" "$2" ;;
+	*) echo "$c" ;;
 	esac
 }
 
