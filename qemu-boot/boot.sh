@@ -19,6 +19,10 @@
 # booting the kernel, fall back to -accel tcg,thread=multi). ICOUNT=1 (the
 # scenario's, or env COOL_ICOUNT=1)
 # boots with -accel tcg -icount shift=0 (guest time counts instructions).
+# COOL_INSNPROF=PLUGIN (a build of qemu-boot/plugins/insnprof.c, for
+# scripts/bench.sh's profile section) loads that QEMU plugin, which counts
+# the instructions executed per translation block into insnprof.txt of the
+# results dir; exact with -icount (one TCG thread) only.
 # The guest CPU has no CPUID hypervisor bit unless the scenario says
 # HYPERVISOR=1 (env COOL_HYPERVISOR): with the bit, a guest without pv
 # spinlocks waits in virt_spin_lock()'s test-and-set lock instead of the
@@ -196,6 +200,11 @@ else
 	accel_args=(-accel 'tcg,thread=multi')
 fi
 accel_args+=(-cpu "$(cpu_model "$accel")")
+if [ -n "${COOL_INSNPROF:-}" ]; then
+	[ -r "$COOL_INSNPROF" ] || die_rc "$E_USAGE" "COOL_INSNPROF=$COOL_INSNPROF is not readable" "scripts/bench.sh --only profile builds it"
+	[ "$accel" = tcg-icount ] || die_rc "$E_USAGE" "COOL_INSNPROF needs -icount (ICOUNT=1): its counts are exact with one TCG thread only"
+	accel_args+=(-plugin "$COOL_INSNPROF,out=$resdir/insnprof.txt")
+fi
 if [ "$HOST" = xen ]; then
 	cmd=("$QEMU_BIN" "${accel_args[@]}" -smp "$HOST_CPUS,maxcpus=$maxcpus" -m "$MEM" -nographic -no-reboot -nic none
 		-kernel "$resdir/xen" -append "$xen_append"

@@ -11,8 +11,15 @@
 #                      which (kernel=), and a section measured on another
 #                      kernel's tree is stale for the other's cover letter
 #   --only LIST        comma-separated subset of: callers,text,pathlen,irqlat,
-#                      scaling,throughput,irqwait,rivals,xen (default: all but
-#                      rivals and xen). rivals: the series' asm against the designs a
+#                      scaling,throughput,irqwait,profile,rivals,xen (default:
+#                      all but profile, rivals and xen). profile: where the
+#                      contended instructions go: each kernel of
+#                      --torture-kernels runs locktorture spin_lock and
+#                      spin_lock_irq alone at 4 vCPUs in instruction time
+#                      with QEMU plugin qemu-boot/plugins/insnprof.c (built
+#                      with gcc into the cache), once; bench.txt gets each
+#                      kernel function's instructions per acquisition
+#                      (profile.KERNEL.TYPE.fn.NAME, those of at least 0.5). rivals: the series' asm against the designs a
 #                      maintainer would name, each a scenario built from the
 #                      series tree plus qemu-boot/variants/rivals (COOL off):
 #                      inline lock and unlock (ARCH_INLINE_*), inline unlocks
@@ -188,7 +195,7 @@ for l in $(echo "$labels" | tr ',' ' '); do
 	text_pairs="${text_pairs:+$text_pairs }$p"
 done
 builds=''
-for sec in callers pathlen irqlat scaling throughput irqwait; do
+for sec in callers pathlen irqlat scaling throughput irqwait profile; do
 	want "$sec" && builds='stock cool'
 done
 # rival_kernels GROUP: the scenarios of a rivals group, its base first,
@@ -254,6 +261,7 @@ if [ "$dry_run" = 1 ]; then
 	want pathlen && echo "  pathlen: boot each with -icount shift=0, 1 vCPU, bench:pathlen"
 	want irqlat && echo "  irqlat: boot each, 4 vCPUs, bench:irqlat (holds 10us to 10ms), with -icount shift=0 and with multi-threaded TCG"
 	want scaling && echo "  scaling: locktorture $torture_types, ${secs}s each, multi-threaded TCG, vCPUs: $smp_list (kernels $torture_kernels; coolnoirqwait is cool with $KIRQWAIT_PARAM=0), $scaling_repeats boots each"
+	want profile && echo "  profile: locktorture spin_lock and spin_lock_irq alone, ${secs}s, 4 vCPUs, -icount shift=0, insnprof plugin, once per kernel of $torture_kernels"
 	want throughput && echo "  throughput: the same with -icount shift=0 (instruction time), vCPUs: $icount_smp_list, $torture_repeats boots each${hv_smp_list:+; stock and cool with the CPUID hypervisor bit at $hv_smp_list vCPUs}"
 	want rivals && for g in $rival_groups; do echo "  rivals $g: $(rival_kernels "$g"): text and call sites against the first$(case $g in defconfig) ;; i386) echo "; pathlen, locktorture at 4 vCPUs ($rival_torture_repeats boots)" ;; *) echo "; pathlen, callers ($repeats boots), locktorture at 4 vCPUs ($rival_torture_repeats boots)" ;; esac)"; done
 	want irqwait && echo "  irqwait: selftest:irq_starve,irq_starve_rw and bench:irqlat with -icount shift=0 at $KIRQWAIT_PARAM= $irqwait_list (us)"
@@ -292,7 +300,7 @@ emit "host=$(nproc) CPUs, $(uname -m)"
 # and so does one this script no longer measures (clang, which rivals
 # replaced: its numbers stay on record in docs/data/bench.txt).
 old=$REPO_ROOT/docs/data/bench.txt
-sections='callers text pathlen irqlat scaling throughput irqwait rivals xen'
+sections='callers text pathlen irqlat scaling throughput irqwait profile rivals xen'
 if [ -r "$old" ]; then
 	for sec in $(grep -o '^[A-Za-z0-9_-]*\.' "$old" | tr -d . | sort -u); do
 		case " $sections " in *" $sec "*) ;; *) sections="$sections $sec" ;; esac
@@ -554,6 +562,73 @@ if want throughput; then
 	# one a lock holder is descheduled at the end of its slice: contended
 	# numbers still carry that artefact.
 	torture_section throughput 1 "$icount_smp_list" "$torture_repeats" "$hv_smp_list"
+fi
+
+# profile_emit PREFIX VMLINUX PROFILE ACQUISITIONS: the instructions of
+# insnprof.txt PROFILE per kernel function of VMLINUX (a nokaslr boot), per
+# acquisition, as PREFIX.fn.NAME for those of at least 0.5, and the
+# whole guest's as PREFIX.insns (boot and user space included).
+profile_emit() {
+	nm -n "$2" | python3 -c '
+import bisect, sys
+prefix, prof, acq = sys.argv[1], sys.argv[2], int(sys.argv[3])
+addrs, names, end = [], [], 0
+for line in sys.stdin:
+    f = line.split()
+    if len(f) != 3:
+        continue
+    if f[2] == "_etext":
+        end = int(f[0], 16)
+    if f[1] in "tTwW":
+        addrs.append(int(f[0], 16))
+        names.append(f[2])
+per, total = {}, 0
+with open(prof) as fp:
+    for line in fp:
+        a, n = line.split()
+        a, n = int(a, 16), int(n)
+        total += n
+        i = bisect.bisect_right(addrs, a) - 1
+        if i >= 0 and a < end:
+            per[names[i]] = per.get(names[i], 0) + n
+print(f"{prefix}.insns={total}")
+for name, n in sorted(per.items(), key=lambda kv: -kv[1]):
+    if acq and n / acq >= 0.5:
+        print(f"{prefix}.fn.{name}={n / acq:.2f}")
+' "$1" "$3" "$4" >> "$data" || die "could not map $3 to the symbols of $2"
+}
+
+if want profile; then
+	# Where each kernel's instructions go under contention (issue 36):
+	# locktorture types that take the spinlock paths, one per boot, at 4
+	# vCPUs in instruction time, with the insnprof plugin counting the
+	# instructions of every executed block. Per acquisition, a function's
+	# count is its cost on the contended path (spinning included).
+	plugin=$COOL_CACHE/insnprof.so
+	gcc -O2 -Wall -shared -fPIC -fvisibility=hidden -o "$plugin" \
+		"$REPO_ROOT/qemu-boot/plugins/insnprof.c" || die "could not build the insnprof plugin"
+	for t in spin_lock spin_lock_irq; do
+		for v in $torture_kernels; do
+			s=$v args=nokaslr
+			[ "$v" = coolnoirqwait ] && s=cool args="nokaslr $KIRQWAIT_PARAM=0"
+			COOL_INSNPROF=$plugin COOL_ICOUNT=1 COOL_SMP=4 COOL_BOOT_ARGS=$args bg \
+				boot_tests "$s" "profile-$v-$t" "locktorture:$t:$secs:long_hold=0"
+		done
+	done
+	bg_wait
+	for t in spin_lock spin_lock_irq; do
+		for v in $torture_kernels; do
+			s=$v
+			[ "$v" = coolnoirqwait ] && s=cool
+			w=$(sed -n "s/^# locktorture\.$t: Writes: Total: \([0-9]*\) .*/\1/p" "$out/profile-$v-$t/ktap.log" | tail -1)
+			emit "profile.$v.$t.acquisitions=${w:-0}"
+			profile_emit "profile.$v.$t" "$(vml "$s")" "$out/profile-$v-$t/insnprof.txt" "${w:-0}"
+		done
+	done
+	emit "profile.secs=$secs"
+	emit "profile.vcpus=4"
+	emit "profile.guest_cpu=$(sed -n 's/^cpu=//p' "$out/profile-cool-spin_lock/result")"
+	emit "profile.kernels=$torture_kernels"
 fi
 
 if want irqwait; then

@@ -557,7 +557,7 @@ same_code() {
 # all (text). pathlen, irqlat, irqwait, rivals and xen run the test module.
 bench_ignores() {
 	case $1 in
-	callers | text | scaling | throughput)
+	callers | text | scaling | throughput | profile)
 		echo lib/test_cool_spinlock.c lib/cool_spinlock_kunit.c lib/cool_spinlock_regs.h lib/cool_spinlock.kunitconfig \
 			kernel/locking/spinlock_kunit.c kernel/locking/irqwait_kunit.c arch/x86/lib/cool_spinlock.kunitconfig ;;
 	esac

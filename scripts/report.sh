@@ -100,6 +100,32 @@ torture_cmp() {
 	esac
 }
 
+# profile_table: per locktorture type of the profile section, the
+# instructions per acquisition of each kernel function (rows, at most 16)
+# in each kernel (columns), and the acquisitions.
+profile_table() {
+	local ks t k f row
+	ks=$(get profile.kernels)
+	for t in spin_lock spin_lock_irq; do
+		echo "locktorture $t ($(torture_api "$t")):"
+		echo
+		printf '| function |'; for k in $ks; do printf ' %s |' "$k"; done; echo
+		printf '| --- |'; for k in $ks; do printf ' ---: |'; done; echo
+		printf '| acquisitions |'; for k in $ks; do printf ' %s |' "$(get "profile.$k.$t.acquisitions")"; done; echo
+		printf '| whole guest, instructions per acquisition |'
+		for k in $ks; do
+			printf ' %s |' "$(awk -v i="$(get "profile.$k.$t.insns")" -v a="$(get "profile.$k.$t.acquisitions")" 'BEGIN { if (a > 0) printf "%.1f", i / a; else printf "n/a" }')"
+		done
+		echo
+		for f in $(sed -n "s/^profile\.[^.]*\.$t\.fn\.\([^=]*\)=\(.*\)/\2 \1/p" "$d" | sort -k1,1 -g -r | awk '!seen[$2]++ { print $2 }' | head -16); do
+			row="| $f |"
+			for k in $ks; do row="$row $(get "profile.$k.$t.fn.$f" | grep . || echo '<0.5') |"; done
+			echo "$row"
+		done
+		echo
+	done
+}
+
 # torture_table SEC [PAIR]: locktorture acquisitions of section SEC
 # (scaling or throughput) per API and vCPU count: median and confidence
 # interval of the boots of each kernel, cool/stock of the medians, and
@@ -525,6 +551,23 @@ text.debian:Debian cloud-amd64, modules off:debian-stock / debian:COOL_BENCH_DEB
 			echo "$t throughput ratio, 1 vCPU, instruction time (medians): $(ratio "$cm" "$sm")"
 			echo
 		done
+	else
+		echo "not measured in this run."
+	fi
+	echo
+	section_header "Where the contended instructions go: an instruction profile" profile
+	if grep -q '^profile\.' "$d"; then
+		echo "One boot per kernel and locktorture type, the type alone for"
+		echo "$(get profile.secs) s at $(get profile.vcpus) vCPUs in instruction time (\`-icount shift=0\`), with QEMU"
+		echo "plugin qemu-boot/plugins/insnprof.c counting every executed block's"
+		echo "instructions. Each cell is a kernel function's instructions per lock"
+		echo "acquisition (spinning included); the kernel functions with at least"
+		echo "0.5 in some kernel, most first. Functions of the boot itself"
+		echo "(calibrate_delay) appear too: per acquisition they grow as"
+		echo "acquisitions fall. Instruction time, not real time: a push that"
+		echo "hardware overlaps with the cache miss of a lock handover counts in full."
+		echo
+		profile_table
 	else
 		echo "not measured in this run."
 	fi
