@@ -7,7 +7,8 @@
 #                 COOL_DEFAULT_KERNEL
 #   --only LIST   comma-separated subset of:
 #                 checkpatch  scripts/checkpatch.pl --strict on every patch
-#                 apply       git am of the series on a pristine worktree
+#                 apply       git am of the series on a pristine worktree, and
+#                             every variant (qemu-boot/variants/) on top of it
 #                 bisect      every patch builds without a new warning and
 #                             boots a short locktorture, on every config of
 #                             --configs with COOL on and off (slow: one
@@ -174,6 +175,28 @@ if want apply || want bisect || want warnings; then
 		git -C "$wt" am --abort > /dev/null 2>&1 || true
 	fi
 	want apply && result $((1 - applied)) "git_am_on_pristine_$tag"
+fi
+
+# The harness's variants (qemu-boot/variants/NAME: negative controls,
+# rivals, candidates) are patches on top of the series: one the series
+# no longer takes breaks its scenarios, and only a build of them would
+# notice. Each is applied in a scratch state of the worktree, then undone.
+if want apply && [ "$applied" = 1 ]; then
+	for vd in "$VARIANT_DIR"/*/; do
+		v=$(basename "$vd")
+		variant_has_patches "$v" || continue
+		rc=0
+		for p in "$(variant_patch_dir "$v")"/[0-9]*.patch; do
+			if ! git -C "$wt" apply "$p" > "$tmp/vapply" 2>&1; then
+				rc=1
+				sed 's/^/# /' "$tmp/vapply"
+				break
+			fi
+		done
+		git -C "$wt" reset -q --hard
+		git -C "$wt" clean -fdq
+		result "$rc" "variant_${v}_applies"
+	done
 fi
 
 # build_at COMMIT CONFIG_SRC OUTDIR: incremental build of the worktree.
