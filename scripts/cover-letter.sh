@@ -62,7 +62,7 @@ measured() { echo "(measured $(get "$1.date"))"; }
 # (measured on an earlier tree with the same code: same_code)
 sections() {
 	local sec t out=''
-	for sec in callers text pathlen irqlat throughput scaling irqwait rivals xen; do
+	for sec in callers text pathlen irqlat throughput profile scaling irqwait rivals xen; do
 		grep -q "^$sec\." "$data" 2>/dev/null || continue
 		t=$(get "$sec.series_tree")
 		case $1 in
@@ -307,6 +307,27 @@ numbers() {
 		measured throughput
 		echo
 		torture_ratios throughput
+	fi
+	if grep -q '^profile\.' "$data" && current profile; then
+		echo
+		echo "Where those instructions go: one more boot per kernel and type at"
+		echo "$(get profile.vcpus) vCPUs, the type alone, with a QEMU plugin that counts every"
+		echo "executed block's instructions. Instructions per acquisition in the"
+		echo "lock functions (the routines or _raw_*(), thunks, slowpaths, the"
+		echo "wait and the clock it reads), and acquisitions relative to stock:"
+		measured profile
+		echo
+		printf '  %-28s' ''
+		for k in $(get profile.kernels); do printf ' %13s' "$k"; done
+		echo
+		for t in spin_lock spin_lock_irq; do
+			printf '  %-28s' "$(torture_api "$t")"
+			for k in $(get profile.kernels); do
+				printf ' %6s (%s)' "$(profile_lock_insns "$data" "profile.$k.$t")" \
+					"$(ratio "$(get "profile.$k.$t.acquisitions")" "$(get "profile.stock.$t.acquisitions")")"
+			done
+			echo
+		done
 	fi
 	if grep -q '^scaling\.' "$data" && current scaling; then
 		echo

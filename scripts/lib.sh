@@ -563,6 +563,15 @@ bench_ignores() {
 	esac
 }
 
+# profile_lock_insns BENCH_TXT PREFIX: the instructions per acquisition
+# of make bench's profile section (keys PREFIX.fn.NAME) in the lock
+# functions: stock's _raw_*(), the COOL routines and thunks, the
+# qspinlock slowpaths and the wait, and the clocks and pv test it calls.
+profile_lock_insns() {
+	sed -n "s/^$2\.fn\.\(_raw_\|__cool_\|native_queued_\|__pv_queued_\|__queued_\|queued_\|local_clock\|native_sched_clock\|sched_clock\|pv_is_native\)[^=]*=//p" "$1" |
+		awk '{ s += $1 } END { printf "%.1f", s }'
+}
+
 # ratio A B: A/B with two decimals, or n/a when either is missing or zero.
 ratio() {
 	awk -v a="${1:-0}" -v b="${2:-0}" 'BEGIN { if (a > 0 && b > 0) printf "%.2f", a / b; else print "n/a" }'

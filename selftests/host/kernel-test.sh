@@ -146,6 +146,22 @@ for i in 1 2 3 4 5; do echo "z.stock.spin_lock.2.$i=$i"; done >> "$tmp/bench.txt
 got=$(lib "ci_compare '$tmp/bench.txt' z.stock.spin_lock.2 x.stock.spin_lock.2; ci_compare '$tmp/bench.txt' x.stock.spin_lock.2 z.stock.spin_lock.2; ci_compare '$tmp/bench.txt' y.stock.spin_lock.2 x.stock.spin_lock.2; ci_compare '$tmp/bench.txt' w x.stock.spin_lock.2" | tr '\n' ' ')
 ok_if ci_compare_intervals "$([ "$got" = "below above overlap n/a " ] && echo 0 || echo 1)" "got '$got'"
 
+# profile_lock_insns sums the lock functions of one kernel and type and
+# nothing else: not another kernel's, not ktime_get or the boot's
+cat > "$tmp/prof.txt" <<'EOF2'
+profile.cool.spin_lock_irq.fn.__queued_spin_lock_irqwait=71.50
+profile.cool.spin_lock_irq.fn.ktime_get=38.96
+profile.cool.spin_lock_irq.fn.__cool_spin_lock_irqwait_slow=13.20
+profile.cool.spin_lock_irq.fn.setup_boot_APIC_clock=13.00
+profile.cool.spin_lock_irq.fn.native_sched_clock=20.00
+profile.cool.spin_lock_irq.fn.pv_is_native_spin_unlock=6.10
+profile.cool.spin_lock.fn.__cool_spin_lock_slow=17.00
+profile.stock.spin_lock_irq.fn._raw_spin_lock_irqsave=14.80
+profile.stock.spin_lock_irq.fn.native_queued_spin_lock_slowpath=56.10
+EOF2
+got=$(lib "profile_lock_insns '$tmp/prof.txt' profile.cool.spin_lock_irq; echo; profile_lock_insns '$tmp/prof.txt' profile.stock.spin_lock_irq" | tr '\n' ' ')
+ok_if profile_lock_insns_sums "$([ "$got" = "110.8 70.9" ] && echo 0 || echo 1)" "got '$got'"
+
 echo "1..$n"
 echo "# Totals: pass:$pass fail:$fail skip:0"
 echo "$pass passed, $fail failed"
