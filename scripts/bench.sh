@@ -346,6 +346,21 @@ boot_tests() {
 	guest_cpu=$(sed -n 's/^cpu=//p' "$out/$name/result")
 }
 
+# torture_writes LOG TYPE: locktorture TYPE's write acquisitions in LOG
+# (a guest's ktap.log), 0 when it has none
+torture_writes() {
+	local w
+	w=$(sed -n "s/^# locktorture\.$2: Writes: Total: \([0-9]*\) .*/\1/p" "$1" | tail -1)
+	echo "${w:-0}"
+}
+
+# kernel_scenario V, kernel_args V: the scenario and the boot arguments of
+# a --torture-kernels name: coolnoirqwait is cool with the wait's budget
+# at 0, stocktas and cooltas are stock and cool (on a guest CPU with the
+# hypervisor bit, which the caller sets)
+kernel_scenario() { case $1 in coolnoirqwait) echo cool ;; *) echo "${1%tas}" ;; esac; }
+kernel_args() { [ "$1" != coolnoirqwait ] || echo "$KIRQWAIT_PARAM=0"; }
+
 # torture_emit SEC N KERNELS: the locktorture totals of section SEC's boots
 # at N vCPUs ($out/SEC-KERNEL-N-BOOT/ktap.log) as keys SEC.KERNEL.TYPE.N.BOOT
 # (write acquisitions) and, for the rwlock types, SEC.KERNEL.TYPE.reads.N.BOOT
@@ -356,8 +371,7 @@ torture_emit() {
 		for v in $4; do
 			log=$out/$sec-$v-$n-$r/ktap.log
 			for t in $torture_types; do
-				w=$(sed -n "s/^# locktorture\.$t: Writes: Total: \([0-9]*\) .*/\1/p" "$log" | tail -1)
-				emit "$sec.$v.$t.$n.$r=${w:-0}"
+				emit "$sec.$v.$t.$n.$r=$(torture_writes "$log" "$t")"
 				case $t in rw_*) ;; *) continue ;; esac
 				w=$(sed -n "s/^# locktorture\.$t: .* Reads \{0,1\}: Total: \([0-9]*\) .*/\1/p" "$log" | tail -1)
 				emit "$sec.$v.$t.reads.$n.$r=${w:-0}"
@@ -411,9 +425,8 @@ torture_section() {
 	for r in $(seq 1 "$reps"); do
 		for n in $list; do
 			for v in $(torture_kernels_at "$n" "$hv"); do
-				s=${v%tas} args='' hyp=0
-				[ "$v" = coolnoirqwait ] && s=cool args=$KIRQWAIT_PARAM=0
-				[ "$v" = "$s" ] || [ "$v" = coolnoirqwait ] || hyp=1
+				s=$(kernel_scenario "$v") args=$(kernel_args "$v") hyp=0
+				case $v in *tas) hyp=1 ;; esac
 				COOL_HYPERVISOR=$hyp COOL_ICOUNT=$ic COOL_SMP=$n COOL_BOOT_ARGS=$args ${run:+"$run"} \
 					boot_tests "$s" "$sec-$v-$n-$r" "$tokens"
 			done
@@ -609,20 +622,16 @@ if want profile; then
 		"$REPO_ROOT/qemu-boot/plugins/insnprof.c" || die "could not build the insnprof plugin"
 	for t in spin_lock spin_lock_irq; do
 		for v in $torture_kernels; do
-			s=$v args=nokaslr
-			[ "$v" = coolnoirqwait ] && s=cool args="nokaslr $KIRQWAIT_PARAM=0"
-			COOL_INSNPROF=$plugin COOL_ICOUNT=1 COOL_SMP=4 COOL_BOOT_ARGS=$args bg \
-				boot_tests "$s" "profile-$v-$t" "locktorture:$t:$secs:long_hold=0"
+			COOL_INSNPROF=$plugin COOL_ICOUNT=1 COOL_SMP=4 COOL_BOOT_ARGS="nokaslr $(kernel_args "$v")" bg \
+				boot_tests "$(kernel_scenario "$v")" "profile-$v-$t" "locktorture:$t:$secs:long_hold=0"
 		done
 	done
 	bg_wait
 	for t in spin_lock spin_lock_irq; do
 		for v in $torture_kernels; do
-			s=$v
-			[ "$v" = coolnoirqwait ] && s=cool
-			w=$(sed -n "s/^# locktorture\.$t: Writes: Total: \([0-9]*\) .*/\1/p" "$out/profile-$v-$t/ktap.log" | tail -1)
-			emit "profile.$v.$t.acquisitions=${w:-0}"
-			profile_emit "profile.$v.$t" "$(vml "$s")" "$out/profile-$v-$t/insnprof.txt" "${w:-0}"
+			w=$(torture_writes "$out/profile-$v-$t/ktap.log" "$t")
+			emit "profile.$v.$t.acquisitions=$w"
+			profile_emit "profile.$v.$t" "$(vml "$(kernel_scenario "$v")")" "$out/profile-$v-$t/insnprof.txt" "$w"
 		done
 	done
 	emit "profile.secs=$secs"
@@ -755,9 +764,7 @@ if want rivals; then
 	for r in $(seq 1 "$rival_torture_repeats"); do
 		for k in $booted; do
 			for t in spin_lock spin_lock_irq rw_lock; do
-				w=$(sed -n "s/^# locktorture\.$t: Writes: Total: \([0-9]*\) .*/\1/p" \
-					"$out/rivals-torture-$k-$r/ktap.log" | tail -1)
-				emit "rivals.torture.$k.$t.4.$r=${w:-0}"
+				emit "rivals.torture.$k.$t.4.$r=$(torture_writes "$out/rivals-torture-$k-$r/ktap.log" "$t")"
 			done
 			w=$(sed -n 's/^# locktorture\.rw_lock: .*Reads *: *Total: *\([0-9]*\).*/\1/p' \
 				"$out/rivals-torture-$k-$r/ktap.log" | tail -1)
@@ -811,8 +818,7 @@ if want xen; then
 		for v in stock cool; do
 			f=$out/xen-torture-$v-$r/ktap.log
 			for t in spin_lock spin_lock_irq; do
-				w=$(sed -n "s/^# locktorture\.$t: Writes: Total: \([0-9]*\) .*/\1/p" "$f" | tail -1)
-				emit "xen.torture.$v.$t.$r=${w:-0}"
+				emit "xen.torture.$v.$t.$r=$(torture_writes "$f" "$t")"
 				for e in pv_wait pv_kick; do
 					c=$(sed -n "s/^# lockevents\.$t\.$e: total=\([0-9]*\) .*/\1/p" "$f" | tail -1)
 					emit "xen.lockevents.$v.$t.$e.$r=${c:-0}"
