@@ -19,7 +19,8 @@
 #                      with QEMU plugin qemu-boot/plugins/insnprof.c (built
 #                      with gcc into the cache), once; bench.txt gets each
 #                      kernel function's instructions per acquisition
-#                      (profile.KERNEL.TYPE.fn.NAME, those of at least 0.5). rivals: the series' asm against the designs a
+#                      (profile.KERNEL.TYPE.fn.NAME, those of at least 0.5).
+#                      rivals: the series' asm against the designs a
 #                      maintainer would name, each a scenario built from the
 #                      series tree plus qemu-boot/variants/rivals (COOL off):
 #                      inline lock and unlock (ARCH_INLINE_*), inline unlocks
