@@ -66,6 +66,8 @@ over the defaults):
   COOL_TIMEOUT=s            guest timeout (default: the scenario's TIMEOUT, else computed: the
                             tokens' declared seconds + BOOT_SECONDS, x3, x host slow-down)
   COOL_CALIBRATE_REF_MS=ms  the host slow-down loop's time on an idle CI machine (default 300)
+  COOL_SLOWDOWN_MAX=pct     the largest host slow-down a timeout is scaled by, in percent
+                            (default 1000: ten times the idle CI machine)
   COOL_ACCEL=kvm|tcg        force the accelerator (default auto: KVM if a probe boot works; a Xen
                             host under TCG runs single-threaded)
   COOL_HOST=native|xen      boot a HOST=xen scenario's kernel without Xen, or under it (default:
@@ -96,7 +98,8 @@ over the defaults):
   COOL_TORTURE_REPEATS=n    make bench scaling/throughput: boots per kernel and vCPU count (5)
   COOL_XEN_REPEATS=n        make bench xen: path length boots per kernel and host (3)
   COOL_RIVAL_GROUPS='...' COOL_RIVAL_KERNELS='...' COOL_RIVAL_TORTURE_REPEATS=n  make bench rivals:
-                            groups (gcc clang19 i386), only these rivals, locktorture boots (3)
+                            groups (gcc clang19 i386; also clang22, defconfig), only these
+                            rivals, locktorture boots (3)
   COOL_SOAK_MINUTES=n COOL_SOAK_SCENARIOS='...'  make soak (default 10, the soak matrix)
 Exit codes of make setup: 0 ready, 1 install failed, 7 packages missing and not root.
 TXT

@@ -701,16 +701,28 @@ token_seconds() {
 
 # Host slow-down, in percent (100 = the reference host, idle): the time of
 # a fixed CPU loop now against its time on an idle 2-core CI machine
-# (COOL_CALIBRATE_REF_MS), never below 100.  A loaded host runs the loop,
-# and a guest, slower.
+# (COOL_CALIBRATE_REF_MS), never below 100 and never above
+# COOL_SLOWDOWN_MAX (default 1000: ten times).  A loaded host runs the
+# loop, and a guest, slower.  The cap keeps one unlucky reading (the loop
+# at nice 19 beside a build once read 79.76, and the boot's timeout became
+# 24 hours) from turning a hung guest into a day-long wait; a host slower
+# than the cap may time a healthy boot out, and says so on stderr.
 COOL_CALIBRATE_REF_MS=${COOL_CALIBRATE_REF_MS:-300}
+COOL_SLOWDOWN_MAX=${COOL_SLOWDOWN_MAX:-1000}
 host_slowdown() {
-	local t0 t1 ms
+	local t0 t1 ms pct
 	t0=$(date +%s%N)
 	awk 'BEGIN { for (i = 0; i < 20000000; i++) s += i * 2 }'
 	t1=$(date +%s%N)
 	ms=$(((t1 - t0) / 1000000))
-	if [ "$ms" -le "$COOL_CALIBRATE_REF_MS" ]; then echo 100; else echo $((ms * 100 / COOL_CALIBRATE_REF_MS)); fi
+	pct=$((ms * 100 / COOL_CALIBRATE_REF_MS))
+	if [ "$pct" -lt 100 ]; then
+		pct=100
+	elif [ "$pct" -gt "$COOL_SLOWDOWN_MAX" ]; then
+		warn "host slow-down $((pct / 100)).$(printf '%02d' $((pct % 100))) is above COOL_SLOWDOWN_MAX ($COOL_SLOWDOWN_MAX): timeouts use the cap; a boot on a host this loaded may time out"
+		pct=$COOL_SLOWDOWN_MAX
+	fi
+	echo "$pct"
 }
 
 # scenario_timeout SLOWDOWN: the guest timeout of the loaded scenario when
