@@ -27,8 +27,10 @@
 #                      only, out-of-line C with a register-preserving attribute
 #                      (GCC no_caller_saved_registers, clang __preserve_most),
 #                      inline fast paths with such slowpath calls; with GCC,
-#                      with clang 19 (make LLVM=-19) and on i386 (groups,
-#                      --rival-groups): text, call-site code, path length,
+#                      with clang 19 (make LLVM=-19), with clang 22 (make
+#                      LLVM=-22; group clang22, not in the default groups)
+#                      and on i386 (groups, --rival-groups): text, call-site
+#                      code, path length,
 #                      callers and locktorture in instruction time (about 20
 #                      kernel builds the first time).
 #                      xen: the series as a Xen PV dom0 (scenarios xen-stock
@@ -45,7 +47,7 @@
 #                      docs/data/bench.txt, each with the date and series
 #                      commit of the run that measured it.
 #   --rival-groups L   groups of the rivals section (default 'gcc clang19 i386';
-#                      --defconfig adds defconfig: its text only)
+#                      also clang22; --defconfig adds defconfig: its text only)
 #   --rival-kernels L  only these scenarios of the groups (space- or
 #                      comma-separated; each group's base, its stock, is
 #                      always measured): a partial table when some rivals
@@ -94,8 +96,11 @@
 #   --debian           text: also Debian's cloud-amd64 config, modules off, stock
 #                      vs cool (scenarios debian-stock/debian; env COOL_BENCH_DEBIAN=1)
 #   --text-pairs LIST  text: measure only these pairs, comma-separated labels of
-#                      minimal, i386, i386-ecx (scenario i386-ecx: the lock in
-#                      %ecx, a candidate), defconfig, debian (default: minimal,i386 and
+#                      minimal, minimal-noirqwait, i386, i386-noirqwait (the
+#                      register convention alone: scenarios cool-noirqwait and
+#                      i386-noirqwait, SPINLOCK_IRQWAIT off as in stock), i386-ecx
+#                      (scenario i386-ecx: the lock in %ecx, a candidate),
+#                      defconfig, debian (default: minimal,i386 and
 #                      those --defconfig and --debian add). A pair left out keeps
 #                      its keys from docs/data/bench.txt if they were measured
 #                      on the series tree of this run, and is dropped otherwise,
@@ -183,7 +188,7 @@ refuse_user_tree "make bench"
 out=${out:-$REPO_ROOT/results/bench-$KVER-$(run_stamp)}
 want() { case ",$only," in *",$1,"*) return 0 ;; esac; return 1; }
 # label:stock-scenario:cool-scenario
-all_text_pairs='minimal:stock:cool i386:i386-stock:i386 i386-ecx:i386-stock:i386-ecx defconfig:defconfig-stock:defconfig-cool debian:debian-stock:debian'
+all_text_pairs='minimal:stock:cool minimal-noirqwait:stock:cool-noirqwait i386:i386-stock:i386 i386-noirqwait:i386-stock:i386-noirqwait i386-ecx:i386-stock:i386-ecx defconfig:defconfig-stock:defconfig-cool debian:debian-stock:debian'
 labels=${text_only:-minimal,i386}
 if [ -z "$text_only" ]; then
 	[ "$defconfig" = 0 ] || labels="$labels,defconfig"
@@ -192,7 +197,7 @@ fi
 text_pairs=''
 for l in $(echo "$labels" | tr ',' ' '); do
 	p=$(echo "$all_text_pairs" | tr ' ' '\n' | grep "^$l:") ||
-		usage_error "--text-pairs: unknown pair '$l' (minimal, i386, i386-ecx, defconfig, debian)"
+		usage_error "--text-pairs: unknown pair '$l' (minimal, minimal-noirqwait, i386, i386-noirqwait, i386-ecx, defconfig, debian)"
 	text_pairs="${text_pairs:+$text_pairs }$p"
 done
 builds=''
@@ -217,10 +222,10 @@ rival_kernels() {
 rival_group() {
 	case $1 in
 	gcc) echo stock cool rival-inline rival-inline-unlock rival-preserve rival-inline-preserve ;;
-	clang19) echo clang19-stock clang19-cool clang19-preserve clang19-inline-preserve ;;
+	clang19 | clang22) echo "$1-stock $1-cool $1-preserve $1-inline-preserve" ;;
 	i386) echo i386-stock i386 i386-inline i386-preserve ;;
 	defconfig) echo defconfig-stock defconfig-cool defconfig-inline defconfig-preserve ;;
-	*) usage_error "--rival-groups: unknown group '$1' (gcc, clang19, i386, defconfig)" ;;
+	*) usage_error "--rival-groups: unknown group '$1' (gcc, clang19, clang22, i386, defconfig)" ;;
 	esac
 }
 for g in $rival_groups; do rival_kernels "$g" > /dev/null; done
@@ -707,6 +712,7 @@ if want rivals; then
 	emit "rivals.groups=$rival_groups"
 	emit "rivals.compiler.gcc=$(gcc --version | head -1)"
 	emit "rivals.compiler.clang19=$(clang-19 --version 2>/dev/null | head -1)"
+	emit "rivals.compiler.clang22=$(clang-22 --version 2>/dev/null | head -1)"
 	emit "rivals.sites=$rsites"
 	: > "$out/rivals-sites.txt"
 	booted=''

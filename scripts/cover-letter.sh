@@ -201,11 +201,11 @@ numbers() {
 			echo
 			case $g in
 			gcc) echo "$(get rivals.compiler.gcc | sed 's/ (.*)//'), minimal config:" ;;
-			clang19) echo "$(get rivals.compiler.clang19 | sed 's/ (.*//'), make LLVM=-19, minimal config:" ;;
+			clang*) echo "$(get "rivals.compiler.$g" | sed 's/ (.*//'), make LLVM=-${g#clang}, minimal config:" ;;
 			*) echo "group $g:" ;;
 			esac
 			printf '  %-18s' ""; for k in $ks; do
-				l=${k#clang19-}
+				case $g in clang*) l=${k#"$g"-} ;; *) l=$k ;; esac
 				l=${l#rival-}
 				case $l in inline-preserve) l=inl+preserve ;; inline-unlock) l=inl-unlock ;; esac
 				printf ' %12s' "$l"

@@ -294,7 +294,9 @@ md=$tmp/results.md
 	}
 	# prefix:name:scenarios:option, as scripts/bench.sh writes them
 	pairs="text:minimal:stock / cool:
+text.minimal-noirqwait:minimal, the register convention alone (SPINLOCK_IRQWAIT off in both):stock / cool-noirqwait:scripts/bench.sh --only text --text-pairs minimal-noirqwait
 text.i386:i386:i386-stock / i386:make bench
+text.i386-noirqwait:i386, the register convention alone (SPINLOCK_IRQWAIT off in both):i386-stock / i386-noirqwait:scripts/bench.sh --only text --text-pairs i386-noirqwait
 text.i386-ecx:i386 with the lock in %ecx (candidate, qemu-boot/variants/i386-ecx):i386-stock / i386-ecx:scripts/bench.sh --only text --text-pairs i386,i386-ecx
 text.defconfig:x86_64_defconfig:defconfig-stock / defconfig-cool:COOL_BENCH_DEFCONFIG=1 make bench
 text.debian:Debian cloud-amd64, modules off:debian-stock / debian:COOL_BENCH_DEBIAN=1 make bench"
@@ -342,7 +344,11 @@ text.debian:Debian cloud-amd64, modules off:debian-stock / debian:COOL_BENCH_DEB
 		echo "- **inline + preserve**: inline fast paths whose slowpath calls are"
 		echo "  those register-preserving functions."
 		echo
-		echo "Compilers: $(get rivals.compiler.gcc); $(get rivals.compiler.clang19) (make LLVM=-19)."
+		printf 'Compilers: %s' "$(get rivals.compiler.gcc)"
+		for g in $(get rivals.groups); do
+			case $g in clang*) printf '; %s (make LLVM=-%s)' "$(get "rivals.compiler.$g")" "${g#clang}" ;; esac
+		done
+		echo "."
 		echo "Function text is bloat-o-meter -t's total, against the group's stock."
 		echo "Path length: instructions per uncontended lock+unlock pair (as in"
 		echo "\"Path length\"). Callers: whole-guest instructions per iteration,"
@@ -368,7 +374,7 @@ text.debian:Debian cloud-amd64, modules off:debian-stock / debian:COOL_BENCH_DEB
 			base=${ks%% *}
 			case $g in
 			gcc) echo "### GCC, minimal config (x86-64)" ;;
-			clang19) echo "### clang 19, minimal config (x86-64)" ;;
+			clang*) echo "### clang ${g#clang}, minimal config (x86-64)" ;;
 			i386) echo "### GCC, i386 (minimal config; no \`__preserve_most\` on i386)" ;;
 			defconfig) echo "### GCC, x86_64_defconfig (text only)" ;;
 			esac

@@ -58,7 +58,9 @@ for k in $kernels; do select_kernel "$k"; done
 # The packages, by use; the kernels' own: the source and config packages
 # of a kernel of the host's release (linux-config-6.12: the 'debian'
 # scenario's config). clang-19: the clang of 7.3's LLVM=1 builds (7.3
-# wants clang >= 17) and of the LLVM=-19 scenarios.
+# wants clang >= 17) and of the LLVM=-19 scenarios; clang-22 (Debian 12's
+# security suite) of the LLVM=-22 ones (make bench's clang22 rivals),
+# installed for make bench only.
 kernel_pkgs=()
 for k in $kernels; do
 	select_kernel "$k"
@@ -68,7 +70,7 @@ run_pkgs=(${kernel_pkgs[@]+"${kernel_pkgs[@]}"} qemu-system-x86 busybox-static c
 	gcc libc6-dev make flex bison libelf-dev libssl-dev bc cpio xz-utils kmod perl python3
 	git rsync shellcheck)
 check_pkgs=(python3-ply python3-git b4)
-bench_pkgs=(gnuplot-nox)
+bench_pkgs=(gnuplot-nox clang-22 lld-22 llvm-22)
 llvm_pkgs=(clang lld llvm clang-19 lld-19 llvm-19)
 need_xen=0
 case $what in
