@@ -90,7 +90,8 @@ load_scenario "$scenario"
 [ -z "$timeout_s" ] || TIMEOUT=$timeout_s
 [ -z "$tests" ] || TESTS=$tests
 timeout_why="set"
-slowdown=$(host_slowdown)
+sd=$(host_slowdown) || exit "$E_USAGE"
+read -r slowdown slowdown_measured <<<"$sd"
 # cool_irqwait of the selftest's irq_wait case: 20 ms on an idle host,
 # scaled by the slow-down (at most the knob's 100 ms): the budget is TSC
 # time, and a host that deschedules the vCPUs spends it before the waiter
@@ -104,6 +105,8 @@ fi
 if [ -z "$TIMEOUT" ]; then
 	read -r TIMEOUT declared < <(scenario_timeout "$slowdown")
 	timeout_why="declared ${declared}s x$([ "$ICOUNT" = 1 ] && echo "12 (x3, x4 for -icount)" || echo 3) x host slow-down $((slowdown / 100)).$(printf '%02d' $((slowdown % 100)))"
+	[ "$slowdown" = "$slowdown_measured" ] ||
+		timeout_why="$timeout_why (capped by COOL_SLOWDOWN_MAX; measured $((slowdown_measured / 100)).$(printf '%02d' $((slowdown_measured % 100))))"
 fi
 case $TIMEOUT in '' | *[!0-9]* | 0) usage_error "--timeout wants a positive number of seconds, got '$TIMEOUT'" ;; esac
 [ -n "$resdir" ] || resdir=$(default_results_dir "$(run_name "$SCENARIO")$([ "$shell" = 1 ] && echo -shell)")
@@ -375,6 +378,7 @@ fi
 	echo "timeout=$TIMEOUT"
 	echo "timeout_why=$timeout_why"
 	echo "host_slowdown_percent=$slowdown"
+	echo "host_slowdown_measured_percent=$slowdown_measured"
 	echo "selftest_irqwait_wait_us=$COOL_SELFTEST_IRQWAIT_WAIT"
 	echo "tests=$TESTS"
 	echo "kernel_head=$(tree_git rev-parse --short HEAD 2>/dev/null || echo unknown)"

@@ -707,22 +707,29 @@ token_seconds() {
 # at nice 19 beside a build once read 79.76, and the boot's timeout became
 # 24 hours) from turning a hung guest into a day-long wait; a host slower
 # than the cap may time a healthy boot out, and says so on stderr.
+# Prints "SLOWDOWN MEASURED": the value to use and the loop's reading.
 COOL_CALIBRATE_REF_MS=${COOL_CALIBRATE_REF_MS:-300}
 COOL_SLOWDOWN_MAX=${COOL_SLOWDOWN_MAX:-1000}
 host_slowdown() {
-	local t0 t1 ms pct
+	local t0 t1 ms pct measured
+	case $COOL_SLOWDOWN_MAX in
+	'' | *[!0-9]*) die_rc "$E_USAGE" "COOL_SLOWDOWN_MAX='$COOL_SLOWDOWN_MAX' is not a number (percent, at least 100)" ;;
+	esac
+	[ "$COOL_SLOWDOWN_MAX" -ge 100 ] ||
+		die_rc "$E_USAGE" "COOL_SLOWDOWN_MAX=$COOL_SLOWDOWN_MAX is below 100 (the idle reference host)"
 	t0=$(date +%s%N)
 	awk 'BEGIN { for (i = 0; i < 20000000; i++) s += i * 2 }'
 	t1=$(date +%s%N)
 	ms=$(((t1 - t0) / 1000000))
 	pct=$((ms * 100 / COOL_CALIBRATE_REF_MS))
+	measured=$pct
 	if [ "$pct" -lt 100 ]; then
 		pct=100
 	elif [ "$pct" -gt "$COOL_SLOWDOWN_MAX" ]; then
 		warn "host slow-down $((pct / 100)).$(printf '%02d' $((pct % 100))) is above COOL_SLOWDOWN_MAX ($COOL_SLOWDOWN_MAX): timeouts use the cap; a boot on a host this loaded may time out"
 		pct=$COOL_SLOWDOWN_MAX
 	fi
-	echo "$pct"
+	echo "$pct $measured"
 }
 
 # scenario_timeout SLOWDOWN: the guest timeout of the loaded scenario when
