@@ -96,9 +96,9 @@
 #   --debian           text: also Debian's cloud-amd64 config, modules off, stock
 #                      vs cool (scenarios debian-stock/debian; env COOL_BENCH_DEBIAN=1)
 #   --text-pairs LIST  text: measure only these pairs, comma-separated labels of
-#                      minimal, minimal-noirqwait, i386, i386-noirqwait (the
-#                      register convention alone: scenarios cool-noirqwait and
-#                      i386-noirqwait, SPINLOCK_IRQWAIT off as in stock), i386-ecx
+#                      minimal, minimal-irqwait-off, i386, i386-irqwait-off (the
+#                      register convention alone: scenarios cool-irqwait-off and
+#                      i386-irqwait-off, SPINLOCK_IRQWAIT off as in stock), i386-ecx
 #                      (scenario i386-ecx: the lock in %ecx, a candidate),
 #                      defconfig, debian (default: minimal,i386 and
 #                      those --defconfig and --debian add). A pair left out keeps
@@ -188,7 +188,7 @@ refuse_user_tree "make bench"
 out=${out:-$REPO_ROOT/results/bench-$KVER-$(run_stamp)}
 want() { case ",$only," in *",$1,"*) return 0 ;; esac; return 1; }
 # label:stock-scenario:cool-scenario
-all_text_pairs='minimal:stock:cool minimal-noirqwait:stock:cool-noirqwait i386:i386-stock:i386 i386-noirqwait:i386-stock:i386-noirqwait i386-ecx:i386-stock:i386-ecx defconfig:defconfig-stock:defconfig-cool debian:debian-stock:debian'
+all_text_pairs='minimal:stock:cool minimal-irqwait-off:stock:cool-irqwait-off i386:i386-stock:i386 i386-irqwait-off:i386-stock:i386-irqwait-off i386-ecx:i386-stock:i386-ecx defconfig:defconfig-stock:defconfig-cool debian:debian-stock:debian'
 labels=${text_only:-minimal,i386}
 if [ -z "$text_only" ]; then
 	[ "$defconfig" = 0 ] || labels="$labels,defconfig"
@@ -197,7 +197,7 @@ fi
 text_pairs=''
 for l in $(echo "$labels" | tr ',' ' '); do
 	p=$(echo "$all_text_pairs" | tr ' ' '\n' | grep "^$l:") ||
-		usage_error "--text-pairs: unknown pair '$l' (minimal, minimal-noirqwait, i386, i386-noirqwait, i386-ecx, defconfig, debian)"
+		usage_error "--text-pairs: unknown pair '$l' (minimal, minimal-irqwait-off, i386, i386-irqwait-off, i386-ecx, defconfig, debian)"
 	text_pairs="${text_pairs:+$text_pairs }$p"
 done
 builds=''
@@ -281,6 +281,10 @@ data=$out/bench.txt
 emit() { echo "$*" >> "$data"; }
 
 if [ "$build" = 1 ]; then
+	# what the builds need beyond make setup --for bench (clang-22 of the
+	# clang22 rivals)
+	"$REPO_ROOT/scripts/setup.sh" --for bench --kernel "$KVER" --scenario "$(echo "$builds" | tr ' ' ',')" ||
+		die "make setup for the scenarios $builds failed"
 	for s in $builds; do
 		"$REPO_ROOT/scripts/build.sh" --scenario "$s" || die "build of $s failed"
 	done
@@ -711,8 +715,9 @@ if want rivals; then
 	rboot() { COOL_ICOUNT=1 COOL_BOOT_ARGS=nokaslr boot_tests "$@"; }
 	emit "rivals.groups=$rival_groups"
 	emit "rivals.compiler.gcc=$(gcc --version | head -1)"
-	emit "rivals.compiler.clang19=$(clang-19 --version 2>/dev/null | head -1)"
-	emit "rivals.compiler.clang22=$(clang-22 --version 2>/dev/null | head -1)"
+	for g in $rival_groups; do
+		case $g in clang*) emit "rivals.compiler.$g=$(clang-"${g#clang}" --version 2>/dev/null | head -1)" ;; esac
+	done
 	emit "rivals.sites=$rsites"
 	: > "$out/rivals-sites.txt"
 	booted=''

@@ -10,7 +10,8 @@
 #                clang, lld and llvm (scenarios with LLVM=1) and Xen; check
 #                adds checkpatch's python modules, b4 and Xen (check-bisect
 #                boots Xen PV); bench adds gnuplot, the clang tools and
-#                Xen; send adds b4; all is everything.
+#                Xen; send adds b4; all is everything. A --scenario built
+#                with LLVM=-NN adds clang-NN, lld-NN and llvm-NN.
 #   --kernel VER the kernel to set up (env KERNEL, as make KERNEL=VER passes
 #                it; default: every kernel, 7.3 and 6.12)
 #   --scenario A,B  the scenarios about to run (make: SCENARIO; make test:
@@ -58,9 +59,9 @@ for k in $kernels; do select_kernel "$k"; done
 # The packages, by use; the kernels' own: the source and config packages
 # of a kernel of the host's release (linux-config-6.12: the 'debian'
 # scenario's config). clang-19: the clang of 7.3's LLVM=1 builds (7.3
-# wants clang >= 17) and of the LLVM=-19 scenarios; clang-22 (Debian 12's
-# security suite) of the LLVM=-22 ones (make bench's clang22 rivals),
-# installed for make bench only.
+# wants clang >= 17) and of the LLVM=-19 scenarios. A --scenario with
+# LLVM=-NN adds clang-NN, lld-NN and llvm-NN (the clang22 rivals: Debian
+# 12's security suite).
 kernel_pkgs=()
 for k in $kernels; do
 	select_kernel "$k"
@@ -70,7 +71,7 @@ run_pkgs=(${kernel_pkgs[@]+"${kernel_pkgs[@]}"} qemu-system-x86 busybox-static c
 	gcc libc6-dev make flex bison libelf-dev libssl-dev bc cpio xz-utils kmod perl python3
 	git rsync shellcheck)
 check_pkgs=(python3-ply python3-git b4)
-bench_pkgs=(gnuplot-nox clang-22 lld-22 llvm-22)
+bench_pkgs=(gnuplot-nox)
 llvm_pkgs=(clang lld llvm clang-19 lld-19 llvm-19)
 need_xen=0
 case $what in
@@ -89,8 +90,13 @@ for s in ${scenario_list[@]+"${scenario_list[@]}"}; do
 	*:*) k=${s%%:*} s=${s#*:} ;;
 	*) k=$KVER ;;
 	esac
-	h=$(select_kernel "$k" && load_scenario "$s" && echo "$HOST") || exit "$E_USAGE"
+	hl=$(select_kernel "$k" && load_scenario "$s" && echo "$HOST:$LLVM_SUFFIX") || exit "$E_USAGE"
+	IFS=: read -r h l <<<"$hl"
 	[ "$h" != xen ] || need_xen=1
+	[ -z "$l" ] || case " ${pkgs[*]} " in
+		*" clang$l "*) ;;
+		*) pkgs+=("clang$l" "lld$l" "llvm$l") ;;
+		esac
 done
 
 missing=()
