@@ -27,7 +27,7 @@ MATRIX_RUNS = 7.3:i386-stock 6.12:i386 6.12:kasan 7.3:hang 7.3:fairness 7.3:pree
 	6.12:noibt 6.12:debian 6.12:lockdep 6.12:kcsan 6.12:sweep-guess 6.12:sweep-fp 6.12:cool8 6.12:stock8 \
 	6.12:nopvspin 6.12:xen 6.12:xen-stock 6.12:xen-rawirq 6.12:xen-1vcpu \
 	7.3:xen 7.3:xen-stock 7.3:xen-rawirq 7.3:xen-1vcpu 7.3:tracing 7.3:irqwait-wrong \
-	6.12:tracing 6.12:irqwait-wrong
+	6.12:tracing 6.12:irqwait-wrong 7.3:cool-irqwait-off
 # runs LIST: the runs of LIST on KERNEL, or all of them
 runs = $(if $(KERNEL),$(filter $(KERNEL):%,$(1)),$(1))
 # make setup checks what the runs about to start need (Xen for the xen scenarios)

@@ -163,7 +163,8 @@ numbers() {
 		measured text
 		printf '  %-26s %s -> %s bytes, %s\n' "x86-64 minimal:" "$(get text.functions_before)" \
 			"$(get text.functions_after)" "$(get text.functions_change)"
-		for lt in 'i386:i386 minimal:' 'defconfig:x86_64_defconfig:' \
+		for lt in 'minimal-irqwait-off:  without SPINLOCK_IRQWAIT:' 'i386:i386 minimal:' \
+			'i386-irqwait-off:  without SPINLOCK_IRQWAIT:' 'defconfig:x86_64_defconfig:' \
 			'debian:Debian cloud-amd64 (built in):'; do
 			label=${lt%%:*}
 			[ -n "$(get "text.$label.functions_before")" ] || continue
