@@ -104,9 +104,9 @@ if [ -z "${COOL_SELFTEST_IRQWAIT_WAIT:-}" ]; then
 fi
 if [ -z "$TIMEOUT" ]; then
 	read -r TIMEOUT declared < <(scenario_timeout "$slowdown")
-	timeout_why="declared ${declared}s x$([ "$ICOUNT" = 1 ] && echo "12 (x3, x4 for -icount)" || echo 3) x host slow-down $((slowdown / 100)).$(printf '%02d' $((slowdown % 100)))"
+	timeout_why="declared ${declared}s x$([ "$ICOUNT" = 1 ] && echo "12 (x3, x4 for -icount)" || echo 3) x host slow-down $(slowdown_factor "$slowdown")"
 	[ "$slowdown" = "$slowdown_measured" ] ||
-		timeout_why="$timeout_why (capped by COOL_SLOWDOWN_MAX; measured $((slowdown_measured / 100)).$(printf '%02d' $((slowdown_measured % 100))))"
+		timeout_why="$timeout_why (capped by COOL_SLOWDOWN_MAX; measured $(slowdown_factor "$slowdown_measured"))"
 fi
 case $TIMEOUT in '' | *[!0-9]* | 0) usage_error "--timeout wants a positive number of seconds, got '$TIMEOUT'" ;; esac
 [ -n "$resdir" ] || resdir=$(default_results_dir "$(run_name "$SCENARIO")$([ "$shell" = 1 ] && echo -shell)")

@@ -710,6 +710,8 @@ token_seconds() {
 # Prints "SLOWDOWN MEASURED": the value to use and the loop's reading.
 COOL_CALIBRATE_REF_MS=${COOL_CALIBRATE_REF_MS:-300}
 COOL_SLOWDOWN_MAX=${COOL_SLOWDOWN_MAX:-1000}
+# slowdown_factor PERCENT: 237 -> 2.37
+slowdown_factor() { printf '%d.%02d' $(($1 / 100)) $(($1 % 100)); }
 host_slowdown() {
 	local t0 t1 ms pct measured
 	case $COOL_SLOWDOWN_MAX in
@@ -726,7 +728,7 @@ host_slowdown() {
 	if [ "$pct" -lt 100 ]; then
 		pct=100
 	elif [ "$pct" -gt "$COOL_SLOWDOWN_MAX" ]; then
-		warn "host slow-down $((pct / 100)).$(printf '%02d' $((pct % 100))) is above COOL_SLOWDOWN_MAX ($COOL_SLOWDOWN_MAX): timeouts use the cap; a boot on a host this loaded may time out"
+		warn "host slow-down $(slowdown_factor "$pct") is above COOL_SLOWDOWN_MAX ($COOL_SLOWDOWN_MAX): timeouts use the cap; a boot on a host this loaded may time out"
 		pct=$COOL_SLOWDOWN_MAX
 	fi
 	echo "$pct $measured"
